@@ -1,0 +1,59 @@
+"""The exceptions that ``cardgames`` raises for bad input.
+
+All of them derive from :class:`ValueError`, so a caller that only cares that
+the input was wrong can catch that; each carries the offending text and, where
+it makes sense, the position (column or line) of the problem.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CardgamesError", "ParseError", "DealError", "IllegalPlayError", "PBNError"]
+
+
+class CardgamesError(ValueError):
+    """Base class of every error raised for bad input in ``cardgames``."""
+
+
+class ParseError(CardgamesError):
+    """A piece of text (a card, seat, strain, hand, deal, contract...) is malformed.
+
+    :param message: what is wrong.
+    :param text: the text being parsed.
+    :param position: 0-based column in ``text`` where the problem was found, if known.
+    """
+
+    def __init__(self, message: str, text: str | None = None, position: int | None = None):
+        self.message = message
+        self.text = text
+        self.position = position
+        detail = message
+        if text is not None:
+            detail += f": {text!r}"
+            if position is not None:
+                detail += f" at column {position + 1}"
+        super().__init__(detail)
+
+
+class DealError(CardgamesError):
+    """A deal is well formed as text but impossible: a card twice, wrong counts..."""
+
+
+class IllegalPlayError(CardgamesError):
+    """A card was played that the rules do not allow (not held, or a revoke)."""
+
+
+class PBNError(ParseError):
+    """A PBN file is malformed.  ``line`` is the 1-based line number of the problem."""
+
+    def __init__(self, message: str, text: str | None = None, line: int | None = None,
+                 source: str | None = None):
+        self.line = line
+        self.source = source
+        super().__init__(message, text)
+        where = ""
+        if source is not None:
+            where = f"{source}:"
+        if line is not None:
+            where += f"{line}:"
+        if where:
+            self.args = (f"{where} {self.args[0]}",)

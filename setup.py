@@ -1,0 +1,28 @@
+"""Build the Cython core of ddsolver.  Metadata lives in pyproject.toml."""
+
+import os
+
+from setuptools import Extension, setup
+
+try:
+    from Cython.Build import cythonize
+except ImportError as err:  # pragma: no cover - Cython is a build requirement
+    raise SystemExit("Cython is needed to build ddsolver (pip install cython)") from err
+
+HOT_DIRECTIVES = {
+    "language_level": "3",
+    "boundscheck": False,
+    "wraparound": False,
+    "cdivision": True,
+    "initializedcheck": False,
+}
+
+extra_compile_args = ["-O3"]
+if os.environ.get("DDSOLVER_NATIVE"):
+    extra_compile_args.append("-march=native")
+
+extensions = [
+    Extension("ddsolver._core", ["ddsolver/_core.pyx"], extra_compile_args=extra_compile_args),
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=HOT_DIRECTIVES))
