@@ -1,0 +1,79 @@
+# The private double-dummy core: data layouts shared by the search, move
+# generation and the transposition table.  Everything here is plain C; no
+# Python object is touched while a search runs.
+#
+# Encodings (one inside the core, converted only at the Python boundary):
+#   seat   0..3 = N E S W (clockwise); North-South are even seats (MAX side)
+#   suit   0..3 = S H D C; trump 4 means no-trump
+#   rank   2..14 (ace 14); a holding is a uint16 with bit r set for rank r
+
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+cdef enum:
+    MAXPLY = 56          # plies in one search (52 cards, with room)
+    MAXMOVES = 14        # move groups a hand can have at one ply (13 cards + spare)
+    NOTRUMP = 4
+
+
+cdef struct Move:
+    uint8_t suit         # suit of the card played
+    uint8_t rank         # the representative card: the top of its equivalence group
+    uint16_t group       # every card of the hand this move stands for (touching cards)
+    int32_t weight       # ordering score: higher is searched first
+
+
+cdef struct Frame:
+    Move moves[MAXMOVES]     # this ply's moves, ordered
+    int nmoves               # how many
+    uint16_t wr[4]           # ranks that decided this node's result, per suit (absolute rank bits)
+
+
+# Transposition-table entry.  One entry describes a set of positions at a
+# trick boundary: the same trump and leader, the same number of cards of each
+# suit in each hand (lenkey), and the same owners of the top k cards of each
+# suit (k may differ per suit, 0 = "no card of this suit matters by rank").
+#
+#   lenkey   64 bits: 4-bit length for (seat, suit) at bit 4 * (4 * seat + suit)
+#   seq[s]   26 bits: owner (2 bits) of the top cards of suit s, highest card in
+#            bits 25..24, then 23..22, ...; only the top k cards, the rest 0
+#   mask[s]  the bits of seq[s] that are significant (the top 2k bits)
+#   lower/upper: bounds on North-South's tricks from this trick boundary on
+#   next     index of the next entry in the same hash chain (0 ends the chain)
+cdef struct TTEntry:
+    uint64_t lenkey          # suit lengths per hand (see above)
+    uint32_t seq[4]          # owners of the significant top cards, per suit
+    uint32_t mask[4]         # significant bits of seq, per suit
+    uint32_t next            # next entry in this hash chain, 0 = none
+    uint8_t lt               # leader | trump << 2
+    int8_t lower             # North-South get at least this many tricks from here
+    int8_t upper             # ... and at most this many
+    uint8_t bestsuit         # suit of the move that decided the node (255 = none)
+
+
+cdef struct Trick:
+    uint8_t suit[4]          # cards played to the trick, by position: suit ...
+    uint8_t rank[4]          # ... and rank
+    uint8_t winpos[5]        # winpos[k]: position of the winning card after k cards (k >= 1)
+
+
+cdef struct Ctx:
+    # --- the position -------------------------------------------------------
+    uint16_t hand[4][4]      # [seat][suit] cards still held
+    uint16_t rem[4]          # [suit] cards not yet gone in a completed trick (held + current trick)
+    int trump                # 0..3, or NOTRUMP
+    int leader               # seat that led the current trick
+    int pos                  # cards already played to the current trick (0..3)
+    int tricks_left          # tricks not complete, the current one included
+    Trick tricks[14]         # tricks[tricks_left]: the trick in progress (earlier ones kept
+                             # on the way down, so a search can return into a trick)
+    int ply                  # depth from the root of this search
+    Frame frames[MAXPLY]     # per-ply move lists and results, preallocated
+    # --- transposition table ------------------------------------------------
+    uint32_t *heads          # hash slot -> first entry index (0 = empty)
+    TTEntry *pool            # entries; index 0 is never used
+    uint32_t nslots          # power of two
+    uint32_t capacity        # entries in pool
+    uint32_t used            # entries handed out (pool[1..used-1])
+    uint64_t tt_resets       # times the table filled up and was cleared
+    # --- counters -----------------------------------------------------------
+    uint64_t nodes           # nodes searched (the functional signature of a run)

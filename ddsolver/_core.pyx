@@ -1,0 +1,738 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The double-dummy search, in C through Cython.  Private: use :mod:`ddsolver.solver`.
+
+The search is a boolean alpha-beta ("can North-South take at least t more
+tricks?") driven by an MTD(f)-like loop that moves t until the bounds meet.
+North-South (seats 0 and 2) are MAX, East-West MIN; whoever won the last trick
+leads the next, so MAX and MIN do not simply alternate.
+
+Pieces, each in its own section below:
+  1. bit helpers
+  2. the transposition table (partition search: entries keep only the ranks
+     that decided a result, so one entry covers many positions)
+  3. move generation (equivalent touching cards are one move) and ordering
+  4. the search itself, by numbered steps
+  5. drivers: MTD(f) from any point of the play, all-card scores, DD table
+  6. the Python-facing class ``Core``
+"""
+
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
+cdef extern from *:
+    """
+    static inline int dd_popcount(unsigned int x) { return __builtin_popcount(x); }
+    static inline int dd_hibit(unsigned int x) { return 31 - __builtin_clz(x); }
+    static inline int dd_lobit(unsigned int x) { return __builtin_ctz(x); }
+    static inline int dd_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    """
+    int dd_popcount(unsigned int x) noexcept nogil
+    int dd_hibit(unsigned int x) noexcept nogil
+    int dd_lobit(unsigned int x) noexcept nogil
+
+
+cdef inline Trick *T(Ctx *c) noexcept nogil:
+    """The trick in progress."""
+    return &c.tricks[c.tricks_left]
+
+
+# ---------------------------------------------------------------------------
+# 2. Transposition table
+# ---------------------------------------------------------------------------
+
+# Size of one entry; tests read it through Core.entry_size() to keep the layout honest.
+ENTRY_SIZE = sizeof(TTEntry)
+assert sizeof(TTEntry) == 48, sizeof(TTEntry)
+
+
+cdef inline uint32_t top_mask(int k) noexcept nogil:
+    """Bits of a 26-bit owner sequence covering its top k cards."""
+    if k <= 0:
+        return 0
+    return ((<uint32_t>1 << (2 * k)) - 1) << (26 - 2 * k)
+
+
+cdef inline uint64_t make_lenkey(Ctx *c) noexcept nogil:
+    cdef uint64_t k = 0
+    cdef int seat, s
+    for seat in range(4):
+        for s in range(4):
+            k |= (<uint64_t>dd_popcount(c.hand[seat][s])) << (4 * (4 * seat + s))
+    return k
+
+
+cdef inline void make_seq(Ctx *c, uint32_t *seq) noexcept nogil:
+    """Owner of every remaining card of each suit, highest first (2 bits a card)."""
+    cdef int s, r, n
+    cdef uint32_t x, m
+    for s in range(4):
+        x = 0
+        n = 0
+        m = c.rem[s]
+        while m:
+            r = dd_hibit(m)
+            m ^= (<uint32_t>1) << r
+            x = (x << 2) | (((c.hand[1][s] >> r) & 1) + 2 * ((c.hand[2][s] >> r) & 1)
+                            + 3 * ((c.hand[3][s] >> r) & 1))
+            n += 1
+        seq[s] = x << (2 * (13 - n))
+
+
+cdef inline uint32_t slot_of(Ctx *c, uint64_t lenkey, int lt) noexcept nogil:
+    cdef uint64_t h = (lenkey ^ (<uint64_t>lt * 0x9E3779B97F4A7C15ULL)) * 0xD6E8FEB86659FD93ULL
+    h ^= h >> 29
+    return <uint32_t>(h & (c.nslots - 1))
+
+
+cdef void tt_clear(Ctx *c) noexcept nogil:
+    memset(c.heads, 0, c.nslots * sizeof(uint32_t))
+    c.used = 1
+
+
+cdef inline void entry_wr(Ctx *c, TTEntry *e, uint16_t *wr) noexcept nogil:
+    """The ranks an entry relied on, in the current position: its k-th highest card per suit."""
+    cdef int s, k
+    cdef uint32_t m
+    for s in range(4):
+        wr[s] = 0
+        if e.mask[s]:
+            k = dd_popcount(e.mask[s]) >> 1
+            m = c.rem[s]
+            while k > 1:
+                m ^= (<uint32_t>1) << dd_hibit(m)
+                k -= 1
+            wr[s] = <uint16_t>((<uint32_t>1) << dd_hibit(m))
+
+
+cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, int target,
+                         uint16_t *wr) noexcept nogil:
+    """1 if a stored bound proves NS reach ``target``, 0 if it proves they don't, -1 if unknown."""
+    cdef uint32_t idx = c.heads[slot_of(c, lenkey, lt)]
+    cdef TTEntry *e
+    while idx:
+        e = &c.pool[idx]
+        if (e.lenkey == lenkey and e.lt == lt
+                and (seq[0] & e.mask[0]) == e.seq[0] and (seq[1] & e.mask[1]) == e.seq[1]
+                and (seq[2] & e.mask[2]) == e.seq[2] and (seq[3] & e.mask[3]) == e.seq[3]):
+            if e.lower >= target:
+                entry_wr(c, e, wr)
+                return 1
+            if e.upper < target:
+                entry_wr(c, e, wr)
+                return 0
+        idx = e.next
+    return -1
+
+
+cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, uint16_t *wr,
+                          int lower, int upper) noexcept nogil:
+    """Record bounds for every position that agrees with this one on the ranks in ``wr``."""
+    cdef uint32_t mask[4]
+    cdef uint32_t eseq[4]
+    cdef int s, minr
+    for s in range(4):
+        if wr[s]:
+            minr = dd_lobit(wr[s])
+            mask[s] = top_mask(dd_popcount(c.rem[s] >> minr))
+        else:
+            mask[s] = 0
+        eseq[s] = seq[s] & mask[s]
+    cdef uint32_t slot = slot_of(c, lenkey, lt)
+    cdef uint32_t idx = c.heads[slot]
+    cdef TTEntry *e
+    while idx:
+        e = &c.pool[idx]
+        if (e.lenkey == lenkey and e.lt == lt
+                and e.mask[0] == mask[0] and e.mask[1] == mask[1]
+                and e.mask[2] == mask[2] and e.mask[3] == mask[3]
+                and e.seq[0] == eseq[0] and e.seq[1] == eseq[1]
+                and e.seq[2] == eseq[2] and e.seq[3] == eseq[3]):
+            if lower > e.lower:
+                e.lower = lower
+            if upper < e.upper:
+                e.upper = upper
+            return
+        idx = e.next
+    if c.used >= c.capacity:
+        # Full: start again.  Bounded memory matters more than keeping old entries.
+        tt_clear(c)
+        c.tt_resets += 1
+        slot = slot_of(c, lenkey, lt)
+    idx = c.used
+    c.used += 1
+    e = &c.pool[idx]
+    e.lenkey = lenkey
+    e.lt = <uint8_t>lt
+    for s in range(4):
+        e.mask[s] = mask[s]
+        e.seq[s] = eseq[s]
+    e.lower = <int8_t>lower
+    e.upper = <int8_t>upper
+    e.bestsuit = 255
+    e.next = c.heads[slot]
+    c.heads[slot] = idx
+
+
+# ---------------------------------------------------------------------------
+# 3. Move generation and ordering
+# ---------------------------------------------------------------------------
+
+cdef inline void add_groups(Ctx *c, Frame *f, int seat, int s) noexcept nogil:
+    """One move per run of touching cards of ``seat`` in suit ``s``.
+
+    Cards touch when no card still in play (a held card or one in the current
+    trick) of another hand lies between them.
+    """
+    cdef uint32_t h = c.hand[seat][s]
+    cdef uint32_t others = c.rem[s] & ~h
+    cdef uint32_t g, between
+    cdef int top, cur, nx
+    cdef int n = f.nmoves
+    while h:
+        top = dd_hibit(h)
+        g = (<uint32_t>1) << top
+        h ^= g
+        cur = top
+        while h:
+            nx = dd_hibit(h)
+            between = ((<uint32_t>1 << cur) - 1) & ~((<uint32_t>1 << (nx + 1)) - 1)
+            if others & between:
+                break
+            g |= (<uint32_t>1) << nx
+            h ^= (<uint32_t>1) << nx
+            cur = nx
+        f.moves[n].suit = <uint8_t>s
+        f.moves[n].rank = <uint8_t>top
+        f.moves[n].group = <uint16_t>g
+        f.moves[n].weight = 0
+        n += 1
+    f.nmoves = n
+
+
+cdef inline bint later_opponent_beats(Ctx *c, int pos, int s, int r) noexcept nogil:
+    """Could an opponent still to play to this trick beat the card (s, r)?"""
+    cdef int q, seat, ls = T(c).suit[0] if pos > 0 else s
+    cdef int t = c.trump
+    cdef uint32_t above = ~((<uint32_t>2 << r) - 1)
+    for q in range(pos + 1, 4):
+        if (q & 1) == (pos & 1):
+            continue
+        seat = (c.leader + q) & 3
+        if s == ls:
+            if c.hand[seat][ls] & above:
+                return True
+            if c.hand[seat][ls] == 0 and t != NOTRUMP and s != t and c.hand[seat][t]:
+                return True
+        elif s == t:
+            if c.hand[seat][ls] == 0 and (c.hand[seat][t] & above):
+                return True
+    return False
+
+
+cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
+    """Ordering scores for the opening card of a trick.
+
+    Stages, best first: cash a winner; lead towards partner's winner; give
+    partner a ruff; then low cards from other suits (tops of honour sequences first).
+    """
+    cdef int i, s, r, low, t = c.trump
+    cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
+    cdef uint32_t opp, pd, g
+    cdef bint ruffable
+    cdef Move *m
+    for i in range(f.nmoves):
+        m = &f.moves[i]
+        s = m.suit
+        r = m.rank
+        g = m.group
+        low = dd_lobit(g)
+        opp = c.hand[lho][s] | c.hand[rho][s]
+        pd = c.hand[pard][s]
+        ruffable = (t != NOTRUMP and s != t
+                    and ((c.hand[lho][s] == 0 and c.hand[lho][t] != 0)
+                         or (c.hand[rho][s] == 0 and c.hand[rho][t] != 0)))
+        if r == dd_hibit(c.rem[s]):
+            m.weight = 20 if ruffable else 100 + dd_popcount(opp)
+        elif pd and (opp == 0 or dd_hibit(pd) > dd_hibit(opp)):
+            m.weight = 15 - low if ruffable else 80 - low
+        elif t != NOTRUMP and s != t and pd == 0 and c.hand[pard][t] != 0 and not ruffable:
+            m.weight = 75 - low
+        elif dd_popcount(g) >= 2 and r >= 11:
+            m.weight = 45 + r
+        else:
+            m.weight = 40 - low - (5 if (opp and dd_hibit(opp) > r and dd_popcount(c.hand[seat][s]) <= 2
+                                          and r >= 11) else 0)
+
+
+cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
+    """Ordering scores for the 2nd, 3rd and 4th cards of a trick.
+
+    Second hand low; third hand high (cheapest card that holds the trick);
+    fourth hand wins as cheaply as possible or plays lowest; never overtake
+    or ruff partner's winner; discards lowest first.
+    """
+    cdef int i, s, r, low, t = c.trump, ls = T(c).suit[0]
+    cdef int wp = T(c).winpos[pos]
+    cdef int ws = T(c).suit[wp], wrk = T(c).rank[wp]
+    cdef bint partner_wins = (wp & 1) == (pos & 1)
+    cdef bint beats, safe
+    cdef Move *m
+    for i in range(f.nmoves):
+        m = &f.moves[i]
+        s = m.suit
+        r = m.rank
+        low = dd_lobit(m.group)
+        beats = (s == ws and r > wrk) or (t != NOTRUMP and s == t and ws != t)
+        if pos == 3:
+            if partner_wins or not beats:
+                m.weight = 40 - low - (30 if (s == t and ls != t) else 0)
+            else:
+                m.weight = 100 - low
+        elif pos == 2:
+            if partner_wins and not later_opponent_beats(c, 0, ws, wrk):
+                m.weight = 40 - low - (30 if (s == t and ls != t) else 0)
+            elif beats:
+                safe = not later_opponent_beats(c, 2, s, r)
+                m.weight = (100 - low) if safe else (50 + r)
+            else:
+                m.weight = 40 - low
+        else:
+            if beats:
+                safe = not later_opponent_beats(c, 1, s, r)
+                m.weight = (80 - low) if safe else (10 - low)
+            else:
+                m.weight = 50 - low
+
+
+cdef inline void sort_moves(Frame *f) noexcept nogil:
+    """Insertion sort, highest weight first (few moves; stable for equal weights)."""
+    cdef int i, j
+    cdef Move tmp
+    for i in range(1, f.nmoves):
+        tmp = f.moves[i]
+        j = i - 1
+        while j >= 0 and f.moves[j].weight < tmp.weight:
+            f.moves[j + 1] = f.moves[j]
+            j -= 1
+        f.moves[j + 1] = tmp
+
+
+cdef void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
+    """Every legal move of ``seat`` (one per group of equivalent cards), ordered."""
+    cdef int s, ls
+    f.nmoves = 0
+    if pos > 0:
+        ls = T(c).suit[0]
+        if c.hand[seat][ls]:
+            add_groups(c, f, seat, ls)
+            weigh_follow(c, f, seat, pos)
+            sort_moves(f)
+            return
+    for s in range(4):
+        if c.hand[seat][s]:
+            add_groups(c, f, seat, s)
+    if pos == 0:
+        weigh_lead(c, f, seat)
+    else:
+        weigh_follow(c, f, seat, pos)
+    sort_moves(f)
+
+
+# ---------------------------------------------------------------------------
+# 4. The search
+# ---------------------------------------------------------------------------
+
+cdef inline void play_card(Ctx *c, int seat, int s, int r) noexcept nogil:
+    """Put (s, r) from ``seat`` on the trick; c.pos is not advanced here."""
+    cdef int pos = c.pos, w
+    c.hand[seat][s] ^= <uint16_t>(1 << r)
+    T(c).suit[pos] = <uint8_t>s
+    T(c).rank[pos] = <uint8_t>r
+    if pos == 0:
+        T(c).winpos[1] = 0
+    else:
+        w = T(c).winpos[pos]
+        if (s == T(c).suit[w] and r > T(c).rank[w]) or (s == c.trump and T(c).suit[w] != c.trump):
+            T(c).winpos[pos + 1] = <uint8_t>pos
+        else:
+            T(c).winpos[pos + 1] = <uint8_t>w
+
+
+cdef inline int finish_trick(Ctx *c, uint16_t *trick_wr) noexcept nogil:
+    """Close a full trick: remove its cards, set the next leader.  Returns the winner's seat.
+
+    ``trick_wr`` gets the winning card's rank if it beat another card of its
+    suit (then its rank mattered); a lone card of its suit wins whatever its rank.
+    """
+    cdef int k, wp = T(c).winpos[4]
+    cdef int ws = T(c).suit[wp]
+    cdef int winner = (c.leader + wp) & 3
+    trick_wr[0] = trick_wr[1] = trick_wr[2] = trick_wr[3] = 0
+    for k in range(4):
+        c.rem[T(c).suit[k]] ^= <uint16_t>(1 << T(c).rank[k])
+        if k != wp and T(c).suit[k] == ws:
+            trick_wr[ws] = <uint16_t>(1 << T(c).rank[wp])
+    c.leader = winner
+    c.pos = 0
+    c.tricks_left -= 1
+    return winner
+
+
+cdef inline void unfinish_trick(Ctx *c, int leader) noexcept nogil:
+    cdef int k
+    c.tricks_left += 1
+    cdef Trick *t = T(c)
+    for k in range(4):
+        c.rem[t.suit[k]] ^= <uint16_t>(1 << t.rank[k])
+    c.leader = leader
+    c.pos = 3
+
+
+cdef bint last_trick(Ctx *c, int target, uint16_t *wr) noexcept nogil:
+    """One card in each hand: the play is forced."""
+    cdef int q, seat, s, r, wp = 0
+    cdef int ws = -1, wrk = 0
+    cdef int ls = -1
+    cdef int suits[4]
+    cdef int ranks[4]
+    for q in range(4):
+        seat = (c.leader + q) & 3
+        for s in range(4):
+            if c.hand[seat][s]:
+                suits[q] = s
+                ranks[q] = dd_hibit(c.hand[seat][s])
+                break
+    ws = suits[0]
+    wrk = ranks[0]
+    for q in range(1, 4):
+        if (suits[q] == ws and ranks[q] > wrk) or (suits[q] == c.trump and ws != c.trump):
+            ws = suits[q]
+            wrk = ranks[q]
+            wp = q
+    for q in range(4):
+        if q != wp and suits[q] == ws:
+            wr[ws] = <uint16_t>(1 << wrk)
+    return (((c.leader + wp) & 3) & 1) == 0 and target <= 1
+
+
+cdef bint search(Ctx *c, int target) noexcept nogil:
+    """Can North-South take at least ``target`` of the tricks from here (the current
+    trick included)?  Leaves in c.frames[c.ply].wr the ranks the answer depended on."""
+    cdef int ply = c.ply
+    cdef Frame *f = &c.frames[ply]
+    cdef uint16_t *wr = f.wr
+    cdef uint16_t *cwr
+    cdef uint16_t trick_wr[4]
+    cdef int pos = c.pos, seat, i, s, r, old_leader, winner, lt = 0, hit
+    cdef bint maxnode, ok, result
+    cdef uint64_t lenkey = 0
+    cdef uint32_t seq[4]
+    cdef Move *m
+    wr[0] = wr[1] = wr[2] = wr[3] = 0
+
+    # Step 1. Settled by arithmetic: nothing more needed, or more than is left.
+    if target <= 0:
+        return True
+    if target > c.tricks_left:
+        return False
+    c.nodes += 1
+
+    if pos == 0:
+        # Step 2. The last trick is forced.
+        if c.tricks_left == 1:
+            return last_trick(c, target, wr)
+        # Step 3. Transposition table.
+        lenkey = make_lenkey(c)
+        lt = c.leader | (c.trump << 2)
+        make_seq(c, seq)
+        hit = tt_probe(c, lenkey, lt, seq, target, wr)
+        if hit >= 0:
+            return hit == 1
+
+    # Step 4. Generate and order this hand's moves.
+    seat = (c.leader + pos) & 3
+    maxnode = (seat & 1) == 0
+    gen_moves(c, f, seat, pos)
+    result = not maxnode
+
+    # Step 5. Try each move; MAX needs one success, MIN one failure.
+    cwr = c.frames[ply + 1].wr
+    for i in range(f.nmoves):
+        m = &f.moves[i]
+        s = m.suit
+        r = m.rank
+        play_card(c, seat, s, r)
+        c.ply = ply + 1
+        if pos < 3:
+            c.pos = pos + 1
+            ok = search(c, target)
+            c.pos = pos
+            trick_wr[0] = trick_wr[1] = trick_wr[2] = trick_wr[3] = 0
+        else:
+            old_leader = c.leader
+            winner = finish_trick(c, trick_wr)
+            ok = search(c, target - (1 if (winner & 1) == 0 else 0))
+            unfinish_trick(c, old_leader)
+        c.ply = ply
+        c.hand[seat][s] ^= <uint16_t>(1 << r)
+        if ok == maxnode:
+            # Cut-off: this move alone decides the node.
+            result = ok
+            wr[0] = cwr[0] | trick_wr[0]
+            wr[1] = cwr[1] | trick_wr[1]
+            wr[2] = cwr[2] | trick_wr[2]
+            wr[3] = cwr[3] | trick_wr[3]
+            break
+        wr[0] |= cwr[0] | trick_wr[0]
+        wr[1] |= cwr[1] | trick_wr[1]
+        wr[2] |= cwr[2] | trick_wr[2]
+        wr[3] |= cwr[3] | trick_wr[3]
+
+    # Step 6. Remember the bound at trick boundaries.
+    if pos == 0:
+        if result:
+            tt_store(c, lenkey, lt, seq, wr, target, c.tricks_left)
+        else:
+            tt_store(c, lenkey, lt, seq, wr, 0, target - 1)
+    return result
+
+
+# ---------------------------------------------------------------------------
+# 5. Drivers
+# ---------------------------------------------------------------------------
+
+cdef int mtd(Ctx *c, int guess) noexcept nogil:
+    """North-South's tricks from the current point (current trick included), exactly."""
+    cdef int lo = 0, hi = c.tricks_left, t
+    cdef int ply = c.ply
+    if guess < 0:
+        guess = (hi + 1) // 2
+    while lo < hi:
+        t = guess
+        if t <= lo:
+            t = lo + 1
+        if t > hi:
+            t = hi
+        c.ply = ply
+        if search(c, t):
+            lo = t
+            guess = t + 1
+        else:
+            hi = t - 1
+            guess = t - 1
+    c.ply = ply
+    return lo
+
+
+cdef void load_position(Ctx *c, uint16_t *hands, int trump, int leader, int n,
+                        uint8_t *played, int nplayed, int *ns_won) noexcept nogil:
+    """Set the deal (16 masks, [seat][suit]), trump and leader, then replay ``played``
+    (suit * 16 + rank per card, already checked to be legal)."""
+    cdef int seat, s, i, winner
+    cdef uint16_t trick_wr[4]
+    for seat in range(4):
+        for s in range(4):
+            c.hand[seat][s] = hands[4 * seat + s]
+    for s in range(4):
+        c.rem[s] = c.hand[0][s] | c.hand[1][s] | c.hand[2][s] | c.hand[3][s]
+    c.trump = trump
+    c.leader = leader
+    c.pos = 0
+    c.tricks_left = n
+    c.ply = 0
+    ns_won[0] = 0
+    for i in range(nplayed):
+        seat = (c.leader + c.pos) & 3
+        play_card(c, seat, played[i] >> 4, played[i] & 15)
+        if c.pos == 3:
+            winner = finish_trick(c, trick_wr)
+            if (winner & 1) == 0:
+                ns_won[0] += 1
+        else:
+            c.pos += 1
+
+
+# ---------------------------------------------------------------------------
+# 6. The Python-facing class
+# ---------------------------------------------------------------------------
+
+cdef class Core:
+    """One solver: a search context and its transposition table.  Not thread-safe;
+    use one per thread.  The GIL is released while it searches.
+
+    Cards cross this boundary as ``suit * 16 + rank``; a deal as 16 rank masks
+    ordered [seat][suit].
+    """
+
+    cdef Ctx *c
+    cdef readonly int tt_mb
+    cdef object _deal_key
+
+    def __cinit__(self, int tt_mb=64):
+        if tt_mb < 1:
+            raise ValueError(f"transposition table size must be at least 1 MB, got {tt_mb}")
+        self.c = <Ctx *>malloc(sizeof(Ctx))
+        if self.c == NULL:
+            raise MemoryError()
+        memset(self.c, 0, sizeof(Ctx))
+        cdef size_t total = (<size_t>tt_mb) << 20
+        cdef uint32_t nslots = 1
+        while nslots * 2 * sizeof(uint32_t) <= total // 16:
+            nslots *= 2
+        cdef size_t cap = (total - nslots * sizeof(uint32_t)) // sizeof(TTEntry)
+        if cap > 0xFFFFFFF0:
+            cap = 0xFFFFFFF0
+        self.c.nslots = nslots
+        self.c.capacity = <uint32_t>cap
+        self.c.heads = <uint32_t *>malloc(nslots * sizeof(uint32_t))
+        self.c.pool = <TTEntry *>malloc(cap * sizeof(TTEntry))
+        if self.c.heads == NULL or self.c.pool == NULL:
+            raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
+        tt_clear(self.c)
+        self.tt_mb = tt_mb
+        self._deal_key = None
+
+    def __dealloc__(self):
+        if self.c != NULL:
+            free(self.c.heads)
+            free(self.c.pool)
+            free(self.c)
+            self.c = NULL
+
+    @property
+    def nodes(self):
+        """Nodes searched since this solver was made."""
+        return self.c.nodes
+
+    @property
+    def tt_used(self):
+        """Entries in the transposition table now."""
+        return self.c.used - 1
+
+    @property
+    def tt_capacity(self):
+        """The most entries the table holds before it is cleared."""
+        return self.c.capacity
+
+    @property
+    def tt_bytes(self):
+        """Bytes the table occupies (fixed at construction)."""
+        return self.c.nslots * sizeof(uint32_t) + <size_t>self.c.capacity * sizeof(TTEntry)
+
+    @property
+    def tt_resets(self):
+        return self.c.tt_resets
+
+    def clear(self):
+        """Empty the transposition table."""
+        tt_clear(self.c)
+        self._deal_key = None
+
+    cdef void _use_deal(self, tuple hands):
+        # Entries are valid for any deal (they are keyed by relative ranks),
+        # but a new deal rarely reuses them: start fresh to keep chains short.
+        if hands != self._deal_key:
+            tt_clear(self.c)
+            self._deal_key = hands
+
+    def solve(self, tuple hands, int trump, int leader, bytes played=b"", int guess=-1):
+        """North-South's tricks from the current point (the trick in progress counted).
+
+        Returns ``(ns_from_here, ns_won_so_far, tricks_left)``.
+        """
+        cdef uint16_t hm[16]
+        cdef int i, n, ns_won = 0, result
+        cdef const uint8_t *pp = played
+        cdef int np = len(played)
+        for i in range(16):
+            hm[i] = hands[i]
+        n = 0
+        for i in range(4):
+            n += dd_popcount(hm[i])
+        self._use_deal(hands)
+        with nogil:
+            load_position(self.c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
+            result = mtd(self.c, guess)
+        return result, ns_won, self.c.tricks_left
+
+    def card_scores(self, tuple hands, int trump, int leader, bytes played=b""):
+        """For every legal card of the player to move: tricks the mover's side takes from
+        here (the trick in progress counted).  Returns a list of (card, score) with
+        card = suit * 16 + rank, plus the mover's seat: ``(seat, [(card, score), ...])``."""
+        cdef uint16_t hm[16]
+        cdef int i, n, ns_won = 0, seat, pos, k, nm, old_leader, winner, best, v, total
+        cdef const uint8_t *pp = played
+        cdef int np = len(played)
+        cdef Move moves[MAXMOVES]
+        cdef int values[MAXMOVES]
+        cdef uint16_t trick_wr[4]
+        cdef Ctx *c = self.c
+        cdef uint32_t g
+        for i in range(16):
+            hm[i] = hands[i]
+        n = 0
+        for i in range(4):
+            n += dd_popcount(hm[i])
+        self._use_deal(hands)
+        with nogil:
+            load_position(c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
+            pos = c.pos
+            seat = (c.leader + pos) & 3
+            total = c.tricks_left
+            gen_moves(c, &c.frames[0], seat, pos)
+            nm = c.frames[0].nmoves
+            for i in range(nm):
+                moves[i] = c.frames[0].moves[i]
+            best = -1
+            for i in range(nm):
+                play_card(c, seat, moves[i].suit, moves[i].rank)
+                c.ply = 1
+                if pos < 3:
+                    c.pos = pos + 1
+                    v = mtd(c, best)
+                    c.pos = pos
+                else:
+                    old_leader = c.leader
+                    winner = finish_trick(c, trick_wr)
+                    v = mtd(c, -1 if best < 0 else best - (1 if (winner & 1) == 0 else 0))
+                    v += 1 if (winner & 1) == 0 else 0
+                    unfinish_trick(c, old_leader)
+                c.ply = 0
+                c.hand[seat][moves[i].suit] ^= <uint16_t>(1 << moves[i].rank)
+                values[i] = v
+                if best < 0:
+                    best = v
+        out = []
+        for i in range(nm):
+            v = values[i] if (seat & 1) == 0 else total - values[i]
+            g = moves[i].group
+            while g:
+                k = dd_hibit(g)
+                g ^= (<uint32_t>1) << k
+                out.append((moves[i].suit * 16 + k, v))
+        return seat, out
+
+    def dd_table(self, tuple hands):
+        """Declarer's tricks for all 20 (strain, declarer) pairs: a list of 5 lists
+        (strains S H D C NT) of 4 ints (declarer N E S W)."""
+        cdef uint16_t hm[16]
+        cdef int i, n, ns_won = 0, strain, leader, declarer, ns, guess
+        cdef int res[5][4]
+        for i in range(16):
+            hm[i] = hands[i]
+        n = 0
+        for i in range(4):
+            n += dd_popcount(hm[i])
+        self._use_deal(hands)
+        with nogil:
+            for strain in range(5):
+                guess = -1
+                for leader in range(4):
+                    load_position(self.c, hm, strain, leader, n, NULL, 0, &ns_won)
+                    ns = mtd(self.c, guess)
+                    guess = ns
+                    declarer = (leader + 3) & 3
+                    res[strain][declarer] = ns if (declarer & 1) == 0 else n - ns
+        return [[res[strain][declarer] for declarer in range(4)] for strain in range(5)]
+
