@@ -28,26 +28,38 @@ cdef struct Frame:
     uint16_t wr[4]           # ranks that decided this node's result, per suit (absolute rank bits)
 
 
-# Transposition-table entry.  One entry describes a set of positions at a
-# trick boundary: the same trump and leader, the same number of cards of each
-# suit in each hand (lenkey), and the same owners of the top k cards of each
-# suit (k may differ per suit, 0 = "no card of this suit matters by rank").
+# Transposition table.  One entry describes a set of positions at a trick
+# boundary: the same trump and leader, the same number of cards of each suit in
+# each hand (the header's key), and the same owners of the top k cards of each
+# suit (k may differ per suit; k = 0: no card of the suit matters by rank).
 #
 #   lenkey   64 bits: 4-bit length for (seat, suit) at bit 4 * (4 * seat + suit)
 #   seq[s]   26 bits: owner (2 bits) of the top cards of suit s, highest card in
-#            bits 25..24, then 23..22, ...; only the top k cards, the rest 0
-#   mask[s]  the bits of seq[s] that are significant (the top 2k bits)
-#   lower/upper: bounds on North-South's tricks from this trick boundary on
-#   next     index of the next entry in the same hash chain (0 ends the chain)
+#            bits 25..24, then 23..22, ...; only the top k[s] cards, the rest 0
+#
+# Entries of one key live in blocks of TT_BLOCK, newest block first, so a probe
+# reads a few contiguous cache lines instead of chasing a pointer per entry.
+cdef enum:
+    TT_BLOCK = 8
+
 cdef struct TTEntry:
-    uint64_t lenkey          # suit lengths per hand (see above)
     uint32_t seq[4]          # owners of the significant top cards, per suit
-    uint32_t mask[4]         # significant bits of seq, per suit
-    uint32_t next            # next entry in this hash chain, 0 = none
-    uint8_t lt               # leader | trump << 2
-    int8_t lower             # North-South get at least this many tricks from here
+    uint8_t k[4]             # how many top cards of each suit are significant
+    int8_t lower             # North-South take at least this many tricks from here
     int8_t upper             # ... and at most this many
-    uint8_t bestsuit         # suit of the move that decided the node (255 = none)
+    uint8_t best             # the deciding move: suit << 4 | its rank's place from the top (255 none)
+    uint8_t pad              # (unused)
+
+cdef struct TTBlock:
+    TTEntry e[TT_BLOCK]      # entries, filled from index 0
+    uint32_t next            # the next (older) block of the same key, 0 = none
+    uint32_t n               # entries used in this block
+
+cdef struct TTHeader:
+    uint64_t lenkey          # suit lengths per hand (see above)
+    uint32_t first           # newest block of this key, 0 = empty header slot
+    uint8_t lt               # leader | trump << 2
+    uint8_t pad[3]           # (unused)
 
 
 cdef struct Trick:
@@ -69,11 +81,16 @@ cdef struct Ctx:
     int ply                  # depth from the root of this search
     Frame frames[MAXPLY]     # per-ply move lists and results, preallocated
     # --- transposition table ------------------------------------------------
-    uint32_t *heads          # hash slot -> first entry index (0 = empty)
-    TTEntry *pool            # entries; index 0 is never used
-    uint32_t nslots          # power of two
-    uint32_t capacity        # entries in pool
-    uint32_t used            # entries handed out (pool[1..used-1])
+    TTHeader *headers        # open addressing on (lenkey, lt), linear probing
+    TTBlock *blocks          # block pool; index 0 is never used
+    uint32_t nslots          # header slots, a power of two
+    uint32_t nheaders        # header slots in use (kept under half of nslots)
+    uint32_t capacity        # blocks in the pool
+    uint32_t used            # blocks handed out (blocks[1..used-1])
     uint64_t tt_resets       # times the table filled up and was cleared
     # --- counters -----------------------------------------------------------
     uint64_t nodes           # nodes searched (the functional signature of a run)
+    uint64_t cut_at[4][4]    # debug statistics: [pos][min(move index, 3)] of cut-offs
+    uint64_t nocut[4]        # nodes searched in full, by pos
+    uint64_t probes          # transposition-table look-ups
+    uint64_t probe_steps     # entries examined by those look-ups

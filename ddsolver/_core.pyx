@@ -41,16 +41,17 @@ cdef inline Trick *T(Ctx *c) noexcept nogil:
 # 2. Transposition table
 # ---------------------------------------------------------------------------
 
-# Size of one entry; tests read it through Core.entry_size() to keep the layout honest.
+# Sizes of the packed layouts; tests read them to keep the layouts honest.
 ENTRY_SIZE = sizeof(TTEntry)
-assert sizeof(TTEntry) == 48, sizeof(TTEntry)
+BLOCK_SIZE = sizeof(TTBlock)
+HEADER_SIZE = sizeof(TTHeader)
+assert sizeof(TTEntry) == 24, sizeof(TTEntry)
+assert sizeof(TTHeader) == 16, sizeof(TTHeader)
 
-
-cdef inline uint32_t top_mask(int k) noexcept nogil:
-    """Bits of a 26-bit owner sequence covering its top k cards."""
-    if k <= 0:
-        return 0
-    return ((<uint32_t>1 << (2 * k)) - 1) << (26 - 2 * k)
+# TOP_MASK[k]: the bits of a 26-bit owner sequence covering its top k cards.
+cdef uint32_t TOP_MASK[14]
+for _k in range(14):
+    TOP_MASK[_k] = 0 if _k == 0 else (((1 << (2 * _k)) - 1) << (26 - 2 * _k))
 
 
 cdef inline uint64_t make_lenkey(Ctx *c) noexcept nogil:
@@ -81,13 +82,25 @@ cdef inline void make_seq(Ctx *c, uint32_t *seq) noexcept nogil:
 
 cdef inline uint32_t slot_of(Ctx *c, uint64_t lenkey, int lt) noexcept nogil:
     cdef uint64_t h = (lenkey ^ (<uint64_t>lt * 0x9E3779B97F4A7C15ULL)) * 0xD6E8FEB86659FD93ULL
-    h ^= h >> 29
+    h ^= h >> 32
     return <uint32_t>(h & (c.nslots - 1))
 
 
 cdef void tt_clear(Ctx *c) noexcept nogil:
-    memset(c.heads, 0, c.nslots * sizeof(uint32_t))
+    memset(c.headers, 0, c.nslots * sizeof(TTHeader))
     c.used = 1
+    c.nheaders = 0
+
+
+cdef inline TTHeader *find_header(Ctx *c, uint64_t lenkey, int lt) noexcept nogil:
+    """The header slot of this key: its own, or the empty slot where it would go."""
+    cdef uint32_t i = slot_of(c, lenkey, lt)
+    cdef TTHeader *h
+    while True:
+        h = &c.headers[i]
+        if h.first == 0 or (h.lenkey == lenkey and h.lt == lt):
+            return h
+        i = (i + 1) & (c.nslots - 1)
 
 
 cdef inline void entry_wr(Ctx *c, TTEntry *e, uint16_t *wr) noexcept nogil:
@@ -96,8 +109,8 @@ cdef inline void entry_wr(Ctx *c, TTEntry *e, uint16_t *wr) noexcept nogil:
     cdef uint32_t m
     for s in range(4):
         wr[s] = 0
-        if e.mask[s]:
-            k = dd_popcount(e.mask[s]) >> 1
+        k = e.k[s]
+        if k:
             m = c.rem[s]
             while k > 1:
                 m ^= (<uint32_t>1) << dd_hibit(m)
@@ -108,70 +121,81 @@ cdef inline void entry_wr(Ctx *c, TTEntry *e, uint16_t *wr) noexcept nogil:
 cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, int target,
                          uint16_t *wr) noexcept nogil:
     """1 if a stored bound proves NS reach ``target``, 0 if it proves they don't, -1 if unknown."""
-    cdef uint32_t idx = c.heads[slot_of(c, lenkey, lt)]
+    cdef TTHeader *h = find_header(c, lenkey, lt)
+    cdef uint32_t b = h.first
+    cdef TTBlock *blk
     cdef TTEntry *e
-    while idx:
-        e = &c.pool[idx]
-        if (e.lenkey == lenkey and e.lt == lt
-                and (seq[0] & e.mask[0]) == e.seq[0] and (seq[1] & e.mask[1]) == e.seq[1]
-                and (seq[2] & e.mask[2]) == e.seq[2] and (seq[3] & e.mask[3]) == e.seq[3]):
-            if e.lower >= target:
-                entry_wr(c, e, wr)
-                return 1
-            if e.upper < target:
-                entry_wr(c, e, wr)
-                return 0
-        idx = e.next
+    cdef int i
+    c.probes += 1
+    while b:
+        blk = &c.blocks[b]
+        for i in range(blk.n):
+            e = &blk.e[i]
+            c.probe_steps += 1
+            if ((seq[0] & TOP_MASK[e.k[0]]) == e.seq[0] and (seq[1] & TOP_MASK[e.k[1]]) == e.seq[1]
+                    and (seq[2] & TOP_MASK[e.k[2]]) == e.seq[2]
+                    and (seq[3] & TOP_MASK[e.k[3]]) == e.seq[3]):
+                if e.lower >= target:
+                    entry_wr(c, e, wr)
+                    return 1
+                if e.upper < target:
+                    entry_wr(c, e, wr)
+                    return 0
+        b = blk.next
     return -1
 
 
 cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, uint16_t *wr,
                           int lower, int upper) noexcept nogil:
     """Record bounds for every position that agrees with this one on the ranks in ``wr``."""
-    cdef uint32_t mask[4]
+    cdef uint8_t k[4]
     cdef uint32_t eseq[4]
-    cdef int s, minr
+    cdef int s, i
     for s in range(4):
-        if wr[s]:
-            minr = dd_lobit(wr[s])
-            mask[s] = top_mask(dd_popcount(c.rem[s] >> minr))
-        else:
-            mask[s] = 0
-        eseq[s] = seq[s] & mask[s]
-    cdef uint32_t slot = slot_of(c, lenkey, lt)
-    cdef uint32_t idx = c.heads[slot]
+        k[s] = <uint8_t>(dd_popcount(c.rem[s] >> dd_lobit(wr[s])) if wr[s] else 0)
+        eseq[s] = seq[s] & TOP_MASK[k[s]]
+    cdef TTHeader *h = find_header(c, lenkey, lt)
+    cdef uint32_t b = h.first
+    cdef TTBlock *blk
     cdef TTEntry *e
-    while idx:
-        e = &c.pool[idx]
-        if (e.lenkey == lenkey and e.lt == lt
-                and e.mask[0] == mask[0] and e.mask[1] == mask[1]
-                and e.mask[2] == mask[2] and e.mask[3] == mask[3]
-                and e.seq[0] == eseq[0] and e.seq[1] == eseq[1]
-                and e.seq[2] == eseq[2] and e.seq[3] == eseq[3]):
-            if lower > e.lower:
-                e.lower = lower
-            if upper < e.upper:
-                e.upper = upper
-            return
-        idx = e.next
-    if c.used >= c.capacity:
-        # Full: start again.  Bounded memory matters more than keeping old entries.
-        tt_clear(c)
-        c.tt_resets += 1
-        slot = slot_of(c, lenkey, lt)
-    idx = c.used
-    c.used += 1
-    e = &c.pool[idx]
-    e.lenkey = lenkey
-    e.lt = <uint8_t>lt
+    while b:
+        blk = &c.blocks[b]
+        for i in range(blk.n):
+            e = &blk.e[i]
+            if ((<uint32_t *>e.k)[0] == (<uint32_t *>k)[0] and e.seq[0] == eseq[0]
+                    and e.seq[1] == eseq[1] and e.seq[2] == eseq[2] and e.seq[3] == eseq[3]):
+                if lower > e.lower:
+                    e.lower = <int8_t>lower
+                if upper < e.upper:
+                    e.upper = <int8_t>upper
+                return
+        b = blk.next
+    # A new entry: in the newest block if it has room, else in a new block.
+    b = h.first
+    if b == 0 or c.blocks[b].n == TT_BLOCK:
+        if c.used >= c.capacity or (h.first == 0 and 2 * (c.nheaders + 1) > c.nslots):
+            # Full: start again.  Bounded memory matters more than keeping old entries.
+            tt_clear(c)
+            c.tt_resets += 1
+            h = find_header(c, lenkey, lt)
+        if h.first == 0:
+            c.nheaders += 1
+            h.lenkey = lenkey
+            h.lt = <uint8_t>lt
+        b = c.used
+        c.used += 1
+        c.blocks[b].n = 0
+        c.blocks[b].next = h.first
+        h.first = b
+    blk = &c.blocks[b]
+    e = &blk.e[blk.n]
+    blk.n += 1
     for s in range(4):
-        e.mask[s] = mask[s]
+        e.k[s] = k[s]
         e.seq[s] = eseq[s]
     e.lower = <int8_t>lower
     e.upper = <int8_t>upper
-    e.bestsuit = 255
-    e.next = c.heads[slot]
-    c.heads[slot] = idx
+    e.best = 255
 
 
 # ---------------------------------------------------------------------------
@@ -340,6 +364,85 @@ cdef void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------
+# 3b. Quick tricks: sure winners the side on lead can cash at once
+# ---------------------------------------------------------------------------
+
+cdef int quick_tricks(Ctx *c, uint16_t *wr) noexcept nogil:
+    """Tricks the leader can take by cashing top cards from its own hand, never losing
+    the lead.  A lower bound for the leader's side.  Adds to ``wr`` the ranks relied on.
+
+    In each suit the leader runs its top cards (the highest cards still out, all in its
+    own hand); once the other hands are out of the suit, its small cards win too.  In a
+    trump contract a side suit stops before the first round an opponent holding trumps
+    could ruff, and before partner would be forced to ruff (holding nothing else).
+    """
+    cdef int seat = c.leader, pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
+    cdef int s, k, n, others, cnt, total = 0, t = c.trump, low
+    cdef uint32_t mine, rem, m
+    for s in range(4):
+        mine = c.hand[seat][s]
+        if mine == 0:
+            continue
+        rem = c.rem[s]
+        # k: how many of the suit's top cards the leader holds without a break
+        k = 0
+        m = rem
+        low = 0
+        while m and (mine >> dd_hibit(m)) & 1:
+            low = dd_hibit(m)
+            k += 1
+            m ^= (<uint32_t>1) << low
+        if k == 0:
+            continue
+        n = dd_popcount(mine)
+        others = dd_popcount(c.hand[lho][s])
+        if dd_popcount(c.hand[pard][s]) > others:
+            others = dd_popcount(c.hand[pard][s])
+        if dd_popcount(c.hand[rho][s]) > others:
+            others = dd_popcount(c.hand[rho][s])
+        cnt = n if k >= others else k
+        if t != NOTRUMP and s != t:
+            if c.hand[lho][t] and dd_popcount(c.hand[lho][s]) < cnt:
+                cnt = dd_popcount(c.hand[lho][s])
+            if c.hand[rho][t] and dd_popcount(c.hand[rho][s]) < cnt:
+                cnt = dd_popcount(c.hand[rho][s])
+            if (c.hand[pard][t] and dd_popcount(c.hand[pard][s]) < cnt
+                    and (c.hand[pard][0] | c.hand[pard][1] | c.hand[pard][2] | c.hand[pard][3])
+                        == (c.hand[pard][s] | c.hand[pard][t])):
+                cnt = dd_popcount(c.hand[pard][s]) + 1
+        if cnt > 0:
+            total += cnt
+            # The top k cards were relied on by rank; the rest won by length.
+            wr[s] |= <uint16_t>((<uint32_t>1) << low)
+    return total
+
+
+cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *wr) noexcept nogil:
+    """Trump tricks ``side`` (0 = NS, 1 = EW) will win whatever happens: the run of top
+    trumps held in one hand.  The top trump wins whenever it is played, and its holder
+    is never forced to throw it away (it can always ruff or win with it instead).
+    Sets ``wr`` to the ranks relied on when the count is not zero."""
+    cdef int t = c.trump, r, seat, k = 0, low = 0
+    cdef uint32_t m
+    if t == NOTRUMP or c.rem[t] == 0:
+        return 0
+    m = c.rem[t]
+    r = dd_hibit(m)
+    seat = 0
+    while not (c.hand[seat][t] >> r) & 1:
+        seat += 1
+    if (seat & 1) != side:
+        return 0
+    while m and (c.hand[seat][t] >> dd_hibit(m)) & 1:
+        low = dd_hibit(m)
+        k += 1
+        m ^= (<uint32_t>1) << low
+    wr[0] = wr[1] = wr[2] = wr[3] = 0
+    wr[t] = <uint16_t>((<uint32_t>1) << low)
+    return k
+
+
+# ---------------------------------------------------------------------------
 # 4. The search
 # ---------------------------------------------------------------------------
 
@@ -442,7 +545,21 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         # Step 2. The last trick is forced.
         if c.tricks_left == 1:
             return last_trick(c, target, wr)
-        # Step 3. Transposition table.
+        # Step 3. Quick tricks: the side on lead cashes sure winners.
+        i = quick_tricks(c, wr)
+        if (c.leader & 1) == 0:
+            if i >= target:
+                return True
+        elif c.tricks_left - i < target:
+            return False
+        # Step 3b. Later tricks: top trumps win in the end, whoever is on lead.
+        if c.trump != NOTRUMP:
+            if c.tricks_left - sure_trump_tricks(c, 1, wr) < target:
+                return False
+            if sure_trump_tricks(c, 0, wr) >= target:
+                return True
+        wr[0] = wr[1] = wr[2] = wr[3] = 0
+        # Step 4. Transposition table.
         lenkey = make_lenkey(c)
         lt = c.leader | (c.trump << 2)
         make_seq(c, seq)
@@ -450,13 +567,13 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         if hit >= 0:
             return hit == 1
 
-    # Step 4. Generate and order this hand's moves.
+    # Step 5. Generate and order this hand's moves.
     seat = (c.leader + pos) & 3
     maxnode = (seat & 1) == 0
     gen_moves(c, f, seat, pos)
     result = not maxnode
 
-    # Step 5. Try each move; MAX needs one success, MIN one failure.
+    # Step 6. Try each move; MAX needs one success, MIN one failure.
     cwr = c.frames[ply + 1].wr
     for i in range(f.nmoves):
         m = &f.moves[i]
@@ -478,6 +595,7 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         c.hand[seat][s] ^= <uint16_t>(1 << r)
         if ok == maxnode:
             # Cut-off: this move alone decides the node.
+            c.cut_at[pos][i if i < 3 else 3] += 1
             result = ok
             wr[0] = cwr[0] | trick_wr[0]
             wr[1] = cwr[1] | trick_wr[1]
@@ -489,7 +607,11 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         wr[2] |= cwr[2] | trick_wr[2]
         wr[3] |= cwr[3] | trick_wr[3]
 
-    # Step 6. Remember the bound at trick boundaries.
+    if result != ok or f.nmoves == 0:
+        pass
+    if i == f.nmoves - 1 and ok != maxnode:
+        c.nocut[pos] += 1
+    # Step 7. Remember the bound at trick boundaries.
     if pos == 0:
         if result:
             tt_store(c, lenkey, lt, seq, wr, target, c.tricks_left)
@@ -577,17 +699,18 @@ cdef class Core:
             raise MemoryError()
         memset(self.c, 0, sizeof(Ctx))
         cdef size_t total = (<size_t>tt_mb) << 20
-        cdef uint32_t nslots = 1
-        while nslots * 2 * sizeof(uint32_t) <= total // 16:
+        # About a tenth of the budget for headers, the rest for entry blocks.
+        cdef uint32_t nslots = 1024
+        while (nslots * 2) * sizeof(TTHeader) <= total // 10:
             nslots *= 2
-        cdef size_t cap = (total - nslots * sizeof(uint32_t)) // sizeof(TTEntry)
+        cdef size_t cap = (total - nslots * sizeof(TTHeader)) // sizeof(TTBlock)
         if cap > 0xFFFFFFF0:
             cap = 0xFFFFFFF0
         self.c.nslots = nslots
         self.c.capacity = <uint32_t>cap
-        self.c.heads = <uint32_t *>malloc(nslots * sizeof(uint32_t))
-        self.c.pool = <TTEntry *>malloc(cap * sizeof(TTEntry))
-        if self.c.heads == NULL or self.c.pool == NULL:
+        self.c.headers = <TTHeader *>malloc(nslots * sizeof(TTHeader))
+        self.c.blocks = <TTBlock *>malloc(cap * sizeof(TTBlock))
+        if self.c.headers == NULL or self.c.blocks == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
         tt_clear(self.c)
         self.tt_mb = tt_mb
@@ -595,8 +718,8 @@ cdef class Core:
 
     def __dealloc__(self):
         if self.c != NULL:
-            free(self.c.heads)
-            free(self.c.pool)
+            free(self.c.headers)
+            free(self.c.blocks)
             free(self.c)
             self.c = NULL
 
@@ -606,19 +729,28 @@ cdef class Core:
         return self.c.nodes
 
     @property
+    def cut_stats(self):
+        return [[self.c.cut_at[p][i] for i in range(4)] for p in range(4)], [self.c.nocut[p] for p in range(4)]
+
+    @property
+    def probe_stats(self):
+        """(look-ups, entries examined) since this solver was made."""
+        return self.c.probes, self.c.probe_steps
+
+    @property
     def tt_used(self):
-        """Entries in the transposition table now."""
+        """Entry blocks in use in the transposition table now."""
         return self.c.used - 1
 
     @property
     def tt_capacity(self):
-        """The most entries the table holds before it is cleared."""
+        """The most entry blocks the table holds before it is cleared."""
         return self.c.capacity
 
     @property
     def tt_bytes(self):
         """Bytes the table occupies (fixed at construction)."""
-        return self.c.nslots * sizeof(uint32_t) + <size_t>self.c.capacity * sizeof(TTEntry)
+        return self.c.nslots * sizeof(TTHeader) + <size_t>self.c.capacity * sizeof(TTBlock)
 
     @property
     def tt_resets(self):
