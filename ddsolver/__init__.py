@@ -1,0 +1,23 @@
+"""ddsolver: a double-dummy bridge solver.
+
+The public API lives in :mod:`ddsolver.solver` and is re-exported here::
+
+    from cardgames import Deal
+    from ddsolver import solve, dd_table, card_scores, Solver
+
+    deal = Deal.from_pbn("N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872")
+    dd_table(deal).tricks("S", "NT")    # South declares no-trump: South's tricks
+    solve(deal, "NT", "S")              # the same single number
+    card_scores(deal, "H", "W", played=["SA", "S2"])
+
+The search itself is the private Cython module :mod:`ddsolver._core`.
+"""
+
+from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
+from .solver import (DEFAULT_TT_MB, DDTable, Solver, card_scores, dd_table, dd_tables,
+                     iter_dd_tables, solve)
+
+# par, analyse_play and analyse_leads join this list when they are written.
+__all__ = ["solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores", "Solver",
+           "DDTable", "DEFAULT_TT_MB", "DealError", "IllegalPlayError", "ParseError",
+           "PlayOverError"]

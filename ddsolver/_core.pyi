@@ -1,0 +1,31 @@
+"""Type stub for the private Cython core (ddsolver/_core.pyx).  Use ddsolver.solver instead.
+
+Encodings: seats 0..3 = N E S W; suits 0..3 = S H D C, trump 4 = no-trump; a card is
+``suit * 16 + rank`` (rank 2..14); a deal is 16 rank masks ordered [seat][suit], bit r set
+for rank r.  ``played`` is not checked: the caller must pass a legal play.
+"""
+
+ENTRY_SIZE: int
+
+class Core:
+    tt_mb: int
+    def __init__(self, tt_mb: int = 64) -> None: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def tt_used(self) -> int: ...
+    @property
+    def tt_capacity(self) -> int: ...
+    @property
+    def tt_bytes(self) -> int: ...
+    @property
+    def tt_resets(self) -> int: ...
+    def clear(self) -> None: ...
+    def solve(self, hands: tuple[int, ...], trump: int, leader: int, played: bytes = b"",
+              guess: int = -1) -> tuple[int, int, int]:
+        """(North-South's tricks from here, North-South's tricks won so far, tricks left)."""
+    def card_scores(self, hands: tuple[int, ...], trump: int, leader: int,
+                    played: bytes = b"") -> tuple[int, list[tuple[int, int]]]:
+        """(mover's seat, [(card, tricks for the mover's side from here), ...])."""
+    def dd_table(self, hands: tuple[int, ...]) -> list[list[int]]:
+        """Declarer's tricks, [strain S H D C NT][declarer N E S W]."""

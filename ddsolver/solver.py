@@ -1,0 +1,480 @@
+"""The public face of the double-dummy solver: plain functions and a :class:`Solver` class
+over the private Cython core (:mod:`ddsolver._core`).
+
+Everything here speaks the value types of :mod:`cardgames` (``Deal``, ``Card``, ``Seat``,
+``Strain``) and accepts the strings players write (``"N"``, ``"NT"``, ``"SA"``, ``"S10"``).
+Input is checked here, at the boundary, because the core trusts what it is given: an
+incomplete deal, a bad seat or strain, or an illegal card in the play so far raises one of the
+:mod:`ddsolver.errors` classes (all :class:`ValueError`) with the offending thing in the message.
+
+>>> from cardgames import Deal
+>>> deal = Deal.from_pbn("N:AQ... .32.. 54... K2...")
+>>> solve(deal, "NT", "W")        # North leads away from the AQ: West takes the king
+1
+>>> solve(deal, "NT", "E")        # South leads towards the AQ: the finesse wins
+0
+>>> card_scores(deal, "NT", "S")  # either spade leads to the finesse
+{Card.parse('S5'): 2, Card.parse('S4'): 2}
+
+One :class:`Solver` owns one search context and its transposition table (TT); it is not
+thread-safe.  The module-level functions keep one solver per thread, and :func:`dd_tables`
+solves many deals on a pool of threads, one solver each (the core releases the GIL while it
+searches).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Mapping
+
+from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
+from cardgames.hands import Deal
+from cardgames.play import Position
+
+from ._core import Core
+from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
+
+__all__ = ["DDTable", "Solver", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores",
+           "DEFAULT_TT_MB"]
+
+#: Transposition-table size, in MB, of a :class:`Solver` made without one.
+DEFAULT_TT_MB = 64
+
+DealLike = Deal | str
+
+
+# ---- the DD table --------------------------------------------------------------------
+
+# Strains in the order a table is printed: no-trump first, as hand records show it.
+_PRINT_ORDER = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+
+
+@dataclass(frozen=True, slots=True)
+class DDTable:
+    """Declarer's double-dummy tricks for every declarer and strain of one deal (opening
+    lead by declarer's left-hand opponent).  Immutable, hashable, equal when all 20 numbers
+    are equal.
+
+    ``rows[declarer][strain]``, declarers N E S W, strains S H D C NT (the enum orders).
+
+    >>> t = DDTable.from_dict({"N": {"NT": 9, "S": 5, "H": 7, "D": 5, "C": 9},
+    ...                        "E": {"NT": 4, "S": 7, "H": 5, "D": 8, "C": 4},
+    ...                        "S": {"NT": 9, "S": 5, "H": 7, "D": 5, "C": 9},
+    ...                        "W": {"NT": 4, "S": 7, "H": 5, "D": 8, "C": 4}})
+    >>> t.tricks("S", "NT")
+    9
+    >>> print(t)
+         NT   S   H   D   C
+    N     9   5   7   5   9
+    E     4   7   5   8   4
+    S     9   5   7   5   9
+    W     4   7   5   8   4
+    """
+
+    rows: tuple[tuple[int, int, int, int, int], ...]
+
+    def __post_init__(self) -> None:
+        try:
+            rows = tuple(tuple(int(v) for v in row) for row in self.rows)
+        except (TypeError, ValueError):
+            raise ValueError(f"a DD table is 4 rows of 5 ints, got {self.rows!r}") from None
+        if len(rows) != 4 or any(len(row) != 5 for row in rows):
+            raise ValueError(f"a DD table is 4 rows (N E S W) of 5 ints (S H D C NT), "
+                             f"got {self.rows!r}")
+        for row in rows:
+            for v in row:
+                if not 0 <= v <= 13:
+                    raise ValueError(f"a DD table entry must be 0..13 tricks, got {v}")
+        object.__setattr__(self, "rows", rows)
+
+    @classmethod
+    def from_dict(cls, table: Mapping[SeatLike, Mapping[StrainLike, int]]) -> "DDTable":
+        """Inverse of :meth:`to_dict`: ``table[declarer][strain]``, keys as text or enums.
+
+        :raises ParseError: for a key that is not a seat or a strain.
+        :raises ValueError: if an entry is missing or out of range.
+        """
+        rows = [[-1] * 5 for _ in range(4)]
+        for seat_key, by_strain in table.items():
+            seat = Seat.parse(seat_key)
+            for strain_key, tricks in by_strain.items():
+                rows[seat][Strain.parse(strain_key)] = tricks
+        missing = [f"{Seat(d).letter} {Strain(s).letter}" for d in range(4) for s in range(5)
+                   if rows[d][s] == -1]
+        if missing:
+            raise ValueError(f"DD table is missing entries: {', '.join(missing)}")
+        return cls(tuple(tuple(r) for r in rows))
+
+    def tricks(self, declarer: SeatLike, strain: StrainLike) -> int:
+        """Declarer's tricks with best play by both sides.
+
+        :raises ParseError: for a bad seat or strain.
+        """
+        return self.rows[_seat(declarer, "declarer")][_strain(strain)]
+
+    def __getitem__(self, key: tuple[SeatLike, StrainLike]) -> int:
+        """``table["S", "NT"]`` is ``table.tricks("S", "NT")``."""
+        declarer, strain = key
+        return self.tricks(declarer, strain)
+
+    def __iter__(self) -> Iterator[tuple[Seat, Strain, int]]:
+        """``(declarer, strain, tricks)`` for all 20 entries, declarers N E S W, strains
+        S H D C NT within each."""
+        for d in Seat:
+            for s in Strain:
+                yield d, s, self.rows[d][s]
+
+    def __len__(self) -> int:
+        return 20
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        """``{"N": {"S": 5, "H": 7, "D": 5, "C": 9, "NT": 9}, "E": {...}, ...}``, the layout
+        of the ``dd`` field of the reference data; ready for JSON."""
+        return {d.letter: {s.letter: self.rows[d][s] for s in Strain} for d in Seat}
+
+    def __str__(self) -> str:
+        header = "   " + "".join(f"{s.letter:>4}" for s in _PRINT_ORDER)
+        lines = [header]
+        for d in Seat:
+            lines.append(f"{d.letter:<3}" + "".join(f"{self.rows[d][s]:>4}" for s in _PRINT_ORDER))
+        return "\n".join(lines)
+
+
+# ---- boundary checks -----------------------------------------------------------------
+
+def _seat(value: SeatLike, what: str) -> Seat:
+    try:
+        return Seat.parse(value)
+    except ParseError as err:
+        raise ParseError(f"{what}: {err.message}", err.text) from None
+
+
+def _strain(value: StrainLike) -> Strain:
+    try:
+        return Strain.parse(value)
+    except ParseError as err:
+        raise ParseError(f"strain: {err.message}", err.text) from None
+
+
+def _deal(deal: DealLike) -> Deal:
+    """A complete deal (or ending) whose hands hold equal numbers of cards."""
+    if isinstance(deal, str):
+        deal = Deal.from_pbn(deal)
+    elif not isinstance(deal, Deal):
+        raise TypeError(f"expected a Deal or a PBN deal string, got {type(deal).__name__}")
+    deal.require_complete()
+    # Deal checks this on construction; checked again because the core would read an
+    # uneven deal as nonsense rather than fail.
+    sizes = [len(h) for h in deal.hands]  # type: ignore[arg-type]
+    if len(set(sizes)) != 1:
+        detail = ", ".join(f"{s.letter} {n}" for s, n in zip(Seat, sizes))
+        raise DealError(f"hands must hold equal numbers of cards ({detail})")
+    return deal
+
+
+def _masks(deal: Deal) -> tuple[int, ...]:
+    """The core's view of a deal: 16 rank masks, [seat N E S W][suit S H D C]."""
+    return tuple(m for h in deal.hands for m in h.masks)  # type: ignore[union-attr]
+
+
+def _position(deal: Deal, strain: Strain, leader: Seat,
+              played: Iterable[CardLike] | str) -> Position:
+    """The position after ``played``, checked against the rules (the core does not check)."""
+    items = played.replace(",", " ").split() if isinstance(played, str) else played
+    cards: list[Card] = []
+    for i, item in enumerate(items):
+        try:
+            card = Card.parse(item)
+        except ParseError as err:
+            raise ParseError(f"card {i + 1} of the play: {err.message}", err.text) from None
+        if deal.holder(card) is None:
+            raise IllegalPlayError(f"card {i + 1} of the play: {card} is not in any hand "
+                                   f"of the deal")
+        cards.append(card)
+    return Position(deal, strain, leader, cards)
+
+
+def _played_bytes(position: Position) -> bytes:
+    return bytes(c.suit * 16 + c.rank for c in position.played)
+
+
+# ---- the solver ----------------------------------------------------------------------
+
+class Solver:
+    """A double-dummy solver with its own transposition table of ``tt_mb`` megabytes.
+
+    Reusing one solver saves allocating the table for every question, and consecutive
+    questions about the same deal reuse what the table already knows.  Not thread-safe:
+    give each thread its own (as :func:`dd_tables` does).
+
+    :param tt_mb: transposition-table size in MB (at least 1).
+    :raises ValueError: if ``tt_mb`` is less than 1.
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(self, tt_mb: int = DEFAULT_TT_MB):
+        if isinstance(tt_mb, bool) or not isinstance(tt_mb, int):
+            raise TypeError(f"tt_mb must be an int (megabytes), got {type(tt_mb).__name__}")
+        if tt_mb < 1:
+            raise ValueError(f"transposition table size must be at least 1 MB, got {tt_mb}")
+        self._core = Core(tt_mb)
+
+    # ---- questions ---------------------------------------------------------------
+    def solve(self, deal: DealLike, strain: StrainLike, declarer: SeatLike) -> int:
+        """Declarer's tricks in ``strain``, opening lead by declarer's left-hand opponent,
+        both sides playing perfectly.  ``deal`` may be an ending (fewer than 13 cards a hand).
+
+        :raises DealError: if a hand is unknown or the hands hold unequal numbers of cards.
+        :raises ParseError: for a bad strain or seat, or a malformed PBN deal string.
+        """
+        st = _strain(strain)
+        decl = _seat(declarer, "declarer")
+        d = _deal(deal)
+        ns, _, _ = self._core.solve(_masks(d), int(st), int(decl.lho))
+        return ns if decl.is_ns else d.cards_per_hand - ns
+
+    def solve_position(self, deal: DealLike, strain: StrainLike, leader: SeatLike,
+                       played: Iterable[CardLike] | str = ()) -> int:
+        """North-South's tricks from this point of the play to the end, the trick in
+        progress counted and tricks already won not counted (the number
+        :func:`cardgames.minimax.alphabeta` gives).
+
+        :param leader: who led to the first trick.
+        :param played: the cards played so far, in order, from the opening lead on (card
+            objects or text; a string is split on spaces and commas).
+        :raises DealError: if a hand is unknown or the hands are unequal.
+        :raises ParseError: for a bad strain, seat or card.
+        :raises IllegalPlayError: if a card in ``played`` is not held by the player to move,
+            or fails to follow suit; the message names the card and its place in the play.
+        """
+        st = _strain(strain)
+        lead = _seat(leader, "leader")
+        d = _deal(deal)
+        position = _position(d, st, lead, played)
+        ns, _, _ = self._core.solve(_masks(d), int(st), int(lead), _played_bytes(position))
+        return ns
+
+    def card_scores(self, deal: DealLike, strain: StrainLike, leader: SeatLike,
+                    played: Iterable[CardLike] | str = ()) -> dict[Card, int]:
+        """For every legal card of the player to move: the tricks the mover's side takes from
+        here on if it plays that card and both sides then play perfectly.  The trick in
+        progress counts (its cards already played included); tricks won before it do not.
+        These are DDS ``SolveBoard`` ``solutions=3`` numbers.  The dict is ordered by card:
+        spades to clubs, high to low.
+
+        :param leader: who led to the first trick.
+        :param played: the cards played so far, in order, from the opening lead on.
+        :raises DealError: if a hand is unknown or the hands are unequal.
+        :raises ParseError: for a bad strain, seat or card.
+        :raises IllegalPlayError: if a card in ``played`` is not held by the player to move,
+            or fails to follow suit; the message names the card and its place in the play.
+        :raises PlayOverError: if every card has been played.
+        """
+        st = _strain(strain)
+        lead = _seat(leader, "leader")
+        d = _deal(deal)
+        position = _position(d, st, lead, played)
+        if position.is_terminal:
+            raise PlayOverError(f"the play is over: all {d.cards_per_hand} tricks have been "
+                                f"played, so no card is left to score")
+        seat, scores = self._core.card_scores(_masks(d), int(st), int(lead),
+                                              _played_bytes(position))
+        out = {ALL_CARDS[(code >> 4) * 13 + (code & 15) - 2]: score for code, score in scores}
+        legal = position.legal_cards()
+        # The core makes its own moves; if they ever differ from the rules, say so loudly
+        # rather than return a plausible-looking answer.
+        if seat != position.to_move or set(out) != set(legal):
+            raise RuntimeError(f"solver core disagrees with the rules at {position!r}: it moves "
+                               f"{Seat(seat).letter} with {sorted(map(str, out))}, the rules "
+                               f"say {position.to_move.letter} with {[str(c) for c in legal]}")
+        return {card: out[card] for card in legal}
+
+    def dd_table(self, deal: DealLike) -> DDTable:
+        """Declarer's tricks for all 20 (declarer, strain) pairs.
+
+        :raises DealError: if a hand is unknown or the hands are unequal.
+        :raises ParseError: for a malformed PBN deal string.
+        """
+        return self._table(_masks(_deal(deal)))
+
+    def _table(self, masks: tuple[int, ...]) -> DDTable:
+        by_strain = self._core.dd_table(masks)  # [strain][declarer]
+        return DDTable(tuple(tuple(by_strain[s][d] for s in range(5)) for d in range(4)))
+
+    def clear(self) -> None:
+        """Empty the transposition table (it is also emptied whenever the deal changes)."""
+        self._core.clear()
+
+    # ---- introspection -----------------------------------------------------------
+    @property
+    def tt_mb(self) -> int:
+        """The transposition-table size asked for, in MB."""
+        return self._core.tt_mb
+
+    @property
+    def tt_bytes(self) -> int:
+        """Bytes the transposition table occupies (at most ``tt_mb`` MB)."""
+        return self._core.tt_bytes
+
+    @property
+    def tt_capacity(self) -> int:
+        """Entries the table holds before it has to be cleared."""
+        return self._core.tt_capacity
+
+    @property
+    def tt_used(self) -> int:
+        """Entries in the table now."""
+        return self._core.tt_used
+
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited since this solver was made."""
+        return self._core.nodes
+
+    def __repr__(self) -> str:
+        return f"Solver(tt_mb={self.tt_mb})"
+
+
+# ---- module-level functions -----------------------------------------------------------
+
+_per_thread = threading.local()
+
+
+def _default_solver(tt_mb: int) -> Solver:
+    """This thread's solver (one per thread, kept between calls so its table is reused)."""
+    solver = getattr(_per_thread, "solver", None)
+    if solver is None or solver.tt_mb != tt_mb:
+        solver = _per_thread.solver = Solver(tt_mb)
+    return solver
+
+
+def solve(deal: DealLike, strain: StrainLike, declarer: SeatLike, *,
+          tt_mb: int = DEFAULT_TT_MB) -> int:
+    """Declarer's double-dummy tricks, opening lead by declarer's left-hand opponent.
+
+    ``solve(deal, "NT", "S")`` equals ``dd_table(deal).tricks("S", "NT")``.  See
+    :meth:`Solver.solve`.
+
+    :raises DealError: if a hand is unknown or the hands are unequal.
+    :raises ParseError: for a bad strain or seat, or a malformed PBN deal string.
+    """
+    return _default_solver(tt_mb).solve(deal, strain, declarer)
+
+
+def dd_table(deal: DealLike, *, tt_mb: int = DEFAULT_TT_MB) -> DDTable:
+    """Declarer's tricks for all 20 (declarer, strain) pairs.  See :meth:`Solver.dd_table`.
+
+    :raises DealError: if a hand is unknown or the hands are unequal.
+    :raises ParseError: for a malformed PBN deal string.
+    """
+    return _default_solver(tt_mb).dd_table(deal)
+
+
+def card_scores(deal: DealLike, strain: StrainLike, leader: SeatLike,
+                played: Iterable[CardLike] | str = (), *,
+                tt_mb: int = DEFAULT_TT_MB) -> dict[Card, int]:
+    """Tricks for the mover's side for every legal card of the player to move.  See
+    :meth:`Solver.card_scores`.
+
+    :raises DealError: if a hand is unknown or the hands are unequal.
+    :raises ParseError: for a bad strain, seat or card.
+    :raises IllegalPlayError: for an illegal card in ``played`` (named, with its place).
+    :raises PlayOverError: if every card has been played.
+    """
+    return _default_solver(tt_mb).card_scores(deal, strain, leader, played)
+
+
+def _jobs(jobs: int | None) -> int:
+    if jobs is None:
+        return os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise TypeError(f"jobs must be an int or None, got {type(jobs).__name__}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    return jobs
+
+
+def _batch_masks(index: int, deal: DealLike) -> tuple[int, ...]:
+    """Check one deal of a batch; errors say which deal (0-based index) was bad."""
+    try:
+        return _masks(_deal(deal))
+    except ParseError as err:
+        raise ParseError(f"deal at index {index}: {err.message}", err.text,
+                         err.position) from None
+    except DealError as err:
+        raise DealError(f"deal at index {index}: {err}") from None
+    except TypeError as err:
+        raise TypeError(f"deal at index {index}: {err}") from None
+
+
+def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
+                   tt_mb: int = DEFAULT_TT_MB) -> Iterator[tuple[int, DDTable]]:
+    """Solve many deals on ``jobs`` threads; yield ``(index, table)`` as each one finishes
+    (so not in input order when ``jobs > 1``).
+
+    ``deals`` is read lazily, a few deals ahead of the workers, so it may be a generator
+    over a large file.  Each worker thread has its own :class:`Solver` of ``tt_mb`` MB, so
+    memory use is about ``jobs * tt_mb`` MB.  Closing the generator early cancels the work
+    not yet started.
+
+    :param jobs: worker threads; None means ``os.cpu_count()``.
+    :raises DealError: for an incomplete or uneven deal (the message gives its index);
+        tables already yielded stay valid.
+    :raises ParseError: for a malformed PBN deal string (with its index).
+    :raises ValueError: if ``jobs`` or ``tt_mb`` is less than 1.
+    """
+    n_jobs = _jobs(jobs)
+    if tt_mb < 1:
+        raise ValueError(f"transposition table size must be at least 1 MB, got {tt_mb}")
+    if n_jobs == 1:
+        solver = Solver(tt_mb)
+        for i, deal in enumerate(deals):
+            yield i, solver._table(_batch_masks(i, deal))
+        return
+
+    local = threading.local()
+
+    def work(masks: tuple[int, ...]) -> DDTable:
+        solver = getattr(local, "solver", None)
+        if solver is None:
+            solver = local.solver = Solver(tt_mb)
+        return solver._table(masks)
+
+    window = 2 * n_jobs  # deals in flight: enough to keep every worker busy
+    pending: dict[Future[DDTable], int] = {}
+    with ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="ddsolver") as pool:
+        try:
+            for i, deal in enumerate(deals):
+                pending[pool.submit(work, _batch_masks(i, deal))] = i
+                while len(pending) >= window:
+                    yield from _harvest(pending)
+            while pending:
+                yield from _harvest(pending)
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _harvest(pending: dict[Future[DDTable], int]) -> Iterator[tuple[int, DDTable]]:
+    """Wait for at least one future and yield the finished ones, lowest index first."""
+    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+    for future in sorted(done, key=pending.__getitem__):
+        index = pending.pop(future)
+        yield index, future.result()
+
+
+def dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
+              tt_mb: int = DEFAULT_TT_MB) -> list[DDTable]:
+    """The DD tables of many deals, solved on ``jobs`` threads, in input order.
+
+    :param jobs: worker threads; None means ``os.cpu_count()``.
+    :raises DealError: for an incomplete or uneven deal (the message gives its index).
+    :raises ParseError: for a malformed PBN deal string (with its index).
+    :raises ValueError: if ``jobs`` or ``tt_mb`` is less than 1.
+    """
+    results: dict[int, DDTable] = dict(iter_dd_tables(deals, jobs=jobs, tt_mb=tt_mb))
+    return [results[i] for i in range(len(results))]

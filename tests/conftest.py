@@ -1,0 +1,34 @@
+"""Shared test setup: where the oracle data lives, and what to do when it is missing.
+
+The oracle data sits beside the repository in ``../shared/data`` (``ddsfiles.SHARED_DATA``).
+If it is missing, tests that need it fail in CI (env ``CI=true``), where a silently skipped
+oracle would look like a pass, and are skipped elsewhere.  Test modules that parametrise over
+the data call ``ddsfiles.shared_data_file`` at import time; others use the fixture below.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ddsfiles import FULL, SHARED_DATA, shared_data_file
+from ddsolver import Solver
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The ../shared/data directory (fails in CI, skips elsewhere, if it is missing)."""
+    return shared_data_file("").resolve()
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    """One solver per test module, so its table is allocated once and reused."""
+    return Solver()
+
+
+def pytest_report_header(config):
+    found = "found" if SHARED_DATA.exists() else "MISSING"
+    size = "full (DDSOLVER_FULL=1)" if FULL else "subset (DDSOLVER_FULL=1 runs all)"
+    return f"oracle data: {SHARED_DATA} ({found}); oracle size: {size}"
