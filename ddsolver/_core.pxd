@@ -26,6 +26,10 @@ cdef struct Frame:
     Move moves[MAXMOVES]     # this ply's moves, ordered
     int nmoves               # how many
     uint16_t wr[4]           # ranks that decided this node's result, per suit (absolute rank bits)
+    uint8_t killer_suit      # the move that last caused a cut-off at this ply ...
+    uint8_t killer_rank      # ... (its card); tried early in sibling positions
+    uint8_t tt_suit          # the transposition table's best move for this node: suit ...
+    uint8_t tt_place         # ... and its place from the top of the suit (255: none)
 
 
 # Transposition table.  One entry describes a set of positions at a trick
@@ -66,6 +70,7 @@ cdef struct Trick:
     uint8_t suit[4]          # cards played to the trick, by position: suit ...
     uint8_t rank[4]          # ... and rank
     uint8_t winpos[5]        # winpos[k]: position of the winning card after k cards (k >= 1)
+    uint32_t prevseq[4]      # Ctx.seq before this trick's cards left it (restored on undo)
 
 
 cdef struct Ctx:
@@ -78,6 +83,9 @@ cdef struct Ctx:
     int tricks_left          # tricks not complete, the current one included
     Trick tricks[14]         # tricks[tricks_left]: the trick in progress (earlier ones kept
                              # on the way down, so a search can return into a trick)
+    uint64_t lenkey          # suit lengths of the hands, as in the TT header (kept up to date)
+    uint32_t seq[4]          # owners of the cards in rem, as in a TT entry (kept up to date
+                             # at trick boundaries; a card on the table counts for its player)
     int ply                  # depth from the root of this search
     Frame frames[MAXPLY]     # per-ply move lists and results, preallocated
     # --- transposition table ------------------------------------------------

@@ -119,13 +119,15 @@ cdef inline void entry_wr(Ctx *c, TTEntry *e, uint16_t *wr) noexcept nogil:
 
 
 cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, int target,
-                         uint16_t *wr) noexcept nogil:
-    """1 if a stored bound proves NS reach ``target``, 0 if it proves they don't, -1 if unknown."""
+                         uint16_t *wr, uint8_t *best) noexcept nogil:
+    """1 if a stored bound proves NS reach ``target``, 0 if it proves they don't, -1 if unknown.
+    On -1, ``best`` gets the best move of the newest matching entry that has one (else 255)."""
     cdef TTHeader *h = find_header(c, lenkey, lt)
     cdef uint32_t b = h.first
     cdef TTBlock *blk
     cdef TTEntry *e
     cdef int i
+    best[0] = 255
     c.probes += 1
     while b:
         blk = &c.blocks[b]
@@ -141,12 +143,14 @@ cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, int tar
                 if e.upper < target:
                     entry_wr(c, e, wr)
                     return 0
+                if best[0] == 255:
+                    best[0] = e.best
         b = blk.next
     return -1
 
 
 cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, uint16_t *wr,
-                          int lower, int upper) noexcept nogil:
+                          int lower, int upper, uint8_t best) noexcept nogil:
     """Record bounds for every position that agrees with this one on the ranks in ``wr``."""
     cdef uint8_t k[4]
     cdef uint32_t eseq[4]
@@ -168,6 +172,8 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, uint16
                     e.lower = <int8_t>lower
                 if upper < e.upper:
                     e.upper = <int8_t>upper
+                if best != 255:
+                    e.best = best
                 return
         b = blk.next
     # A new entry: in the newest block if it has room, else in a new block.
@@ -195,7 +201,7 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, uint16
         e.seq[s] = eseq[s]
     e.lower = <int8_t>lower
     e.upper = <int8_t>upper
-    e.best = 255
+    e.best = best
 
 
 # ---------------------------------------------------------------------------
@@ -358,9 +364,35 @@ cdef void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
             add_groups(c, f, seat, s)
     if pos == 0:
         weigh_lead(c, f, seat)
+        boost_killer(c, f)
     else:
         weigh_follow(c, f, seat, pos)
     sort_moves(f)
+
+
+cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
+    """Moves known to be good go first: the transposition table's best move for this
+    position, then the move that caused the last cut-off at this ply, if legal here."""
+    cdef int i, k, r = 0
+    cdef uint32_t m
+    if f.tt_place != 255:
+        m = c.rem[f.tt_suit]
+        k = f.tt_place
+        while m and k >= 0:
+            r = dd_hibit(m)
+            m ^= (<uint32_t>1) << r
+            k -= 1
+        if k < 0:
+            for i in range(f.nmoves):
+                if f.moves[i].suit == f.tt_suit and (f.moves[i].group >> r) & 1:
+                    f.moves[i].weight += 500
+                    break
+    if f.killer_rank == 0:
+        return
+    for i in range(f.nmoves):
+        if f.moves[i].suit == f.killer_suit and (f.moves[i].group >> f.killer_rank) & 1:
+            f.moves[i].weight += 1000
+            return
 
 
 # ---------------------------------------------------------------------------
@@ -450,6 +482,7 @@ cdef inline void play_card(Ctx *c, int seat, int s, int r) noexcept nogil:
     """Put (s, r) from ``seat`` on the trick; c.pos is not advanced here."""
     cdef int pos = c.pos, w
     c.hand[seat][s] ^= <uint16_t>(1 << r)
+    c.lenkey -= (<uint64_t>1) << (4 * (4 * seat + s))
     T(c).suit[pos] = <uint8_t>s
     T(c).rank[pos] = <uint8_t>r
     if pos == 0:
@@ -462,6 +495,12 @@ cdef inline void play_card(Ctx *c, int seat, int s, int r) noexcept nogil:
             T(c).winpos[pos + 1] = <uint8_t>w
 
 
+cdef inline void unplay_card(Ctx *c, int seat, int s, int r) noexcept nogil:
+    """Take (s, r) back into ``seat``'s hand."""
+    c.hand[seat][s] ^= <uint16_t>(1 << r)
+    c.lenkey += (<uint64_t>1) << (4 * (4 * seat + s))
+
+
 cdef inline int finish_trick(Ctx *c, uint16_t *trick_wr) noexcept nogil:
     """Close a full trick: remove its cards, set the next leader.  Returns the winner's seat.
 
@@ -471,11 +510,23 @@ cdef inline int finish_trick(Ctx *c, uint16_t *trick_wr) noexcept nogil:
     cdef int k, wp = T(c).winpos[4]
     cdef int ws = T(c).suit[wp]
     cdef int winner = (c.leader + wp) & 3
+    cdef Trick *t = T(c)
+    cdef int s, i
+    cdef uint32_t x
     trick_wr[0] = trick_wr[1] = trick_wr[2] = trick_wr[3] = 0
+    t.prevseq[0] = c.seq[0]
+    t.prevseq[1] = c.seq[1]
+    t.prevseq[2] = c.seq[2]
+    t.prevseq[3] = c.seq[3]
     for k in range(4):
-        c.rem[T(c).suit[k]] ^= <uint16_t>(1 << T(c).rank[k])
-        if k != wp and T(c).suit[k] == ws:
-            trick_wr[ws] = <uint16_t>(1 << T(c).rank[wp])
+        s = t.suit[k]
+        # Drop the card's 2 owner bits from the suit's sequence; lower cards move up.
+        i = dd_popcount(c.rem[s] >> (t.rank[k] + 1))
+        x = c.seq[s]
+        c.seq[s] = (x & ~((<uint32_t>1 << (26 - 2 * i)) - 1)) | ((x << 2) & ((<uint32_t>1 << (26 - 2 * i)) - 1))
+        c.rem[s] ^= <uint16_t>(1 << t.rank[k])
+        if k != wp and s == ws:
+            trick_wr[ws] = <uint16_t>(1 << t.rank[wp])
     c.leader = winner
     c.pos = 0
     c.tricks_left -= 1
@@ -488,6 +539,7 @@ cdef inline void unfinish_trick(Ctx *c, int leader) noexcept nogil:
     cdef Trick *t = T(c)
     for k in range(4):
         c.rem[t.suit[k]] ^= <uint16_t>(1 << t.rank[k])
+        c.seq[k] = t.prevseq[k]
     c.leader = leader
     c.pos = 3
 
@@ -527,10 +579,12 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
     cdef uint16_t *wr = f.wr
     cdef uint16_t *cwr
     cdef uint16_t trick_wr[4]
-    cdef int pos = c.pos, seat, i, s, r, old_leader, winner, lt = 0, hit
+    cdef int pos = c.pos, seat, i, s, r, old_leader, winner, lt = 0, hit, thr
+    cdef int tried[4]
+    cdef uint8_t ttbest = 255, best = 255
     cdef bint maxnode, ok, result
     cdef uint64_t lenkey = 0
-    cdef uint32_t seq[4]
+    cdef uint32_t *seq = NULL
     cdef Move *m
     wr[0] = wr[1] = wr[2] = wr[3] = 0
 
@@ -560,12 +614,14 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
                 return True
         wr[0] = wr[1] = wr[2] = wr[3] = 0
         # Step 4. Transposition table.
-        lenkey = make_lenkey(c)
+        lenkey = c.lenkey
         lt = c.leader | (c.trump << 2)
-        make_seq(c, seq)
-        hit = tt_probe(c, lenkey, lt, seq, target, wr)
+        seq = c.seq
+        hit = tt_probe(c, lenkey, lt, seq, target, wr, &ttbest)
         if hit >= 0:
             return hit == 1
+        f.tt_suit = ttbest >> 4
+        f.tt_place = ttbest if ttbest == 255 else (ttbest & 15)
 
     # Step 5. Generate and order this hand's moves.
     seat = (c.leader + pos) & 3
@@ -575,10 +631,19 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
 
     # Step 6. Try each move; MAX needs one success, MIN one failure.
     cwr = c.frames[ply + 1].wr
+    tried[0] = tried[1] = tried[2] = tried[3] = 99
     for i in range(f.nmoves):
         m = &f.moves[i]
         s = m.suit
         r = m.rank
+        # A card below every rank that has mattered so far in its suit, when a
+        # card of that suit also below them has been tried, leads to the same
+        # abstract position: its result is already known.
+        thr = dd_lobit(wr[s]) if wr[s] else 16
+        if r < thr and tried[s] < thr:
+            continue
+        if r < tried[s]:
+            tried[s] = r
         play_card(c, seat, s, r)
         c.ply = ply + 1
         if pos < 3:
@@ -592,10 +657,13 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
             ok = search(c, target - (1 if (winner & 1) == 0 else 0))
             unfinish_trick(c, old_leader)
         c.ply = ply
-        c.hand[seat][s] ^= <uint16_t>(1 << r)
+        unplay_card(c, seat, s, r)
         if ok == maxnode:
             # Cut-off: this move alone decides the node.
             c.cut_at[pos][i if i < 3 else 3] += 1
+            f.killer_suit = <uint8_t>s
+            f.killer_rank = <uint8_t>r
+            best = <uint8_t>((s << 4) | dd_popcount(c.rem[s] >> (r + 1)))
             result = ok
             wr[0] = cwr[0] | trick_wr[0]
             wr[1] = cwr[1] | trick_wr[1]
@@ -607,16 +675,14 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         wr[2] |= cwr[2] | trick_wr[2]
         wr[3] |= cwr[3] | trick_wr[3]
 
-    if result != ok or f.nmoves == 0:
-        pass
-    if i == f.nmoves - 1 and ok != maxnode:
+    if result != maxnode:
         c.nocut[pos] += 1
     # Step 7. Remember the bound at trick boundaries.
     if pos == 0:
         if result:
-            tt_store(c, lenkey, lt, seq, wr, target, c.tricks_left)
+            tt_store(c, lenkey, lt, seq, wr, target, c.tricks_left, best)
         else:
-            tt_store(c, lenkey, lt, seq, wr, 0, target - 1)
+            tt_store(c, lenkey, lt, seq, wr, 0, target - 1, best)
     return result
 
 
@@ -663,6 +729,8 @@ cdef void load_position(Ctx *c, uint16_t *hands, int trump, int leader, int n,
     c.pos = 0
     c.tricks_left = n
     c.ply = 0
+    c.lenkey = make_lenkey(c)
+    make_seq(c, c.seq)
     ns_won[0] = 0
     for i in range(nplayed):
         seat = (c.leader + c.pos) & 3
@@ -831,7 +899,7 @@ cdef class Core:
                     v += 1 if (winner & 1) == 0 else 0
                     unfinish_trick(c, old_leader)
                 c.ply = 0
-                c.hand[seat][moves[i].suit] ^= <uint16_t>(1 << moves[i].rank)
+                unplay_card(c, seat, moves[i].suit, moves[i].rank)
                 values[i] = v
                 if best < 0:
                     best = v
