@@ -658,6 +658,12 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
             unfinish_trick(c, old_leader)
         c.ply = ply
         unplay_card(c, seat, s, r)
+        # The move stood for its whole group of touching cards.  If its own rank
+        # mattered below, so does the rank of every card of the group: elsewhere
+        # those cards need not touch.
+        trick_wr[s] |= cwr[s]
+        if (m.group & (m.group - 1)) and trick_wr[s] and r >= dd_lobit(trick_wr[s]):
+            trick_wr[s] |= <uint16_t>(m.group & -m.group)
         if ok == maxnode:
             # Cut-off: this move alone decides the node.
             c.cut_at[pos][i if i < 3 else 3] += 1
