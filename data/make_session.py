@@ -24,8 +24,10 @@ import random
 import sys
 from pathlib import Path
 
-# Make `cardgames` importable when the script is run from a source checkout.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+try:
+    import cardgames  # noqa: F401  (installed, or the checkout is on the path)
+except ImportError:  # run as a script from a source checkout
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cardgames.cards import ALL_CARDS  # noqa: E402
 from cardgames.hands import Deal, Hand  # noqa: E402

@@ -25,7 +25,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+try:
+    import cardgames  # noqa: F401  (installed, or the checkout is on the path)
+except ImportError:  # run as a script from a source checkout
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cardgames import pbn  # noqa: E402
 from cardgames.cards import Card, Seat, Strain  # noqa: E402
