@@ -400,15 +400,42 @@ cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
 # ---------------------------------------------------------------------------
 
 cdef int quick_tricks(Ctx *c, uint16_t *wr) noexcept nogil:
-    """Tricks the leader can take by cashing top cards from its own hand, never losing
-    the lead.  A lower bound for the leader's side.  Adds to ``wr`` the ranks relied on.
+    """Tricks the side on lead can cash at once: the leader's own top cards, or, if the
+    leader can reach partner's top card in some suit, partner's top cards.  A lower
+    bound for the leader's side.  Sets ``wr`` to the ranks relied on."""
+    cdef int seat = c.leader, pard = c.leader ^ 2, s, t = c.trump, best, alt
+    cdef uint16_t wr2[4]
+    wr[0] = wr[1] = wr[2] = wr[3] = 0
+    best = cash_tricks(c, seat, wr)
+    for s in range(4):
+        # An entry: the leader leads a small card of s, partner wins with the top card.
+        if (c.hand[seat][s] and (c.hand[pard][s] >> dd_hibit(c.rem[s])) & 1
+                and not (t != NOTRUMP and s != t
+                         and ((c.hand[(seat + 1) & 3][s] == 0 and c.hand[(seat + 1) & 3][t] != 0)
+                              or (c.hand[(seat + 3) & 3][s] == 0
+                                  and c.hand[(seat + 3) & 3][t] != 0)))):
+            wr2[0] = wr2[1] = wr2[2] = wr2[3] = 0
+            alt = cash_tricks(c, pard, wr2)
+            if alt > best:
+                best = alt
+                wr[0] = wr2[0]
+                wr[1] = wr2[1]
+                wr[2] = wr2[2]
+                wr[3] = wr2[3]
+            break
+    return best
+
+
+cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr) noexcept nogil:
+    """Tricks ``seat`` can take by cashing top cards from its own hand once on lead,
+    never losing the lead.  Adds to ``wr`` the ranks relied on.
 
     In each suit the leader runs its top cards (the highest cards still out, all in its
     own hand); once the other hands are out of the suit, its small cards win too.  In a
     trump contract a side suit stops before the first round an opponent holding trumps
     could ruff, and before partner would be forced to ruff (holding nothing else).
     """
-    cdef int seat = c.leader, pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
+    cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
     cdef int s, k, n, others, cnt, total = 0, t = c.trump, low
     cdef uint32_t mine, rem, m
     for s in range(4):
