@@ -98,7 +98,5 @@ cdef struct Ctx:
     uint64_t tt_resets       # times the table filled up and was cleared
     # --- counters -----------------------------------------------------------
     uint64_t nodes           # nodes searched (the functional signature of a run)
-    uint64_t cut_at[4][4]    # debug statistics: [pos][min(move index, 3)] of cut-offs
-    uint64_t nocut[4]        # nodes searched in full, by pos
     uint64_t probes          # transposition-table look-ups
     uint64_t probe_steps     # entries examined by those look-ups

@@ -399,14 +399,17 @@ cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
 # 3b. Quick tricks: sure winners the side on lead can cash at once
 # ---------------------------------------------------------------------------
 
-cdef int quick_tricks(Ctx *c, uint16_t *wr) noexcept nogil:
+cdef int quick_tricks(Ctx *c, uint16_t *wr, int need) noexcept nogil:
     """Tricks the side on lead can cash at once: the leader's own top cards, or, if the
     leader can reach partner's top card in some suit, partner's top cards.  A lower
-    bound for the leader's side.  Sets ``wr`` to the ranks relied on."""
+    bound for the leader's side.  Sets ``wr`` to the ranks relied on.  Stops counting
+    at ``need``: fewer ranks relied on make the result hold for more positions."""
     cdef int seat = c.leader, pard = c.leader ^ 2, s, t = c.trump, best, alt
     cdef uint16_t wr2[4]
     wr[0] = wr[1] = wr[2] = wr[3] = 0
-    best = cash_tricks(c, seat, wr)
+    best = cash_tricks(c, seat, wr, need)
+    if best >= need:
+        return best
     for s in range(4):
         # An entry: the leader leads a small card of s, partner wins with the top card.
         if (c.hand[seat][s] and (c.hand[pard][s] >> dd_hibit(c.rem[s])) & 1
@@ -415,7 +418,7 @@ cdef int quick_tricks(Ctx *c, uint16_t *wr) noexcept nogil:
                               or (c.hand[(seat + 3) & 3][s] == 0
                                   and c.hand[(seat + 3) & 3][t] != 0)))):
             wr2[0] = wr2[1] = wr2[2] = wr2[3] = 0
-            alt = cash_tricks(c, pard, wr2)
+            alt = cash_tricks(c, pard, wr2, need)
             if alt > best:
                 best = alt
                 wr[0] = wr2[0]
@@ -426,7 +429,7 @@ cdef int quick_tricks(Ctx *c, uint16_t *wr) noexcept nogil:
     return best
 
 
-cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr) noexcept nogil:
+cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr, int need) noexcept nogil:
     """Tricks ``seat`` can take by cashing top cards from its own hand once on lead,
     never losing the lead.  Adds to ``wr`` the ranks relied on.
 
@@ -473,6 +476,8 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr) noexcept nogil:
             total += cnt
             # The top k cards were relied on by rank; the rest won by length.
             wr[s] |= <uint16_t>((<uint32_t>1) << low)
+            if total >= need:
+                return total
     return total
 
 
@@ -627,7 +632,7 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         if c.tricks_left == 1:
             return last_trick(c, target, wr)
         # Step 3. Quick tricks: the side on lead cashes sure winners.
-        i = quick_tricks(c, wr)
+        i = quick_tricks(c, wr, target if (c.leader & 1) == 0 else c.tricks_left - target + 1)
         if (c.leader & 1) == 0:
             if i >= target:
                 return True
@@ -708,8 +713,6 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         wr[2] |= cwr[2] | trick_wr[2]
         wr[3] |= cwr[3] | trick_wr[3]
 
-    if result != maxnode:
-        c.nocut[pos] += 1
     # Step 7. Remember the bound at trick boundaries.
     if pos == 0:
         if result:
@@ -830,10 +833,6 @@ cdef class Core:
         return self.c.nodes
 
     @property
-    def cut_stats(self):
-        return [[self.c.cut_at[p][i] for i in range(4)] for p in range(4)], [self.c.nocut[p] for p in range(4)]
-
-    @property
     def probe_stats(self):
         """(look-ups, entries examined) since this solver was made."""
         return self.c.probes, self.c.probe_steps
@@ -894,7 +893,7 @@ cdef class Core:
         here (the trick in progress counted).  Returns a list of (card, score) with
         card = suit * 16 + rank, plus the mover's seat: ``(seat, [(card, score), ...])``."""
         cdef uint16_t hm[16]
-        cdef int i, n, ns_won = 0, seat, pos, k, nm, old_leader, winner, best, v, total
+        cdef int i, n, ns_won = 0, seat, pos, k, nm, old_leader = 0, winner, best, v, total, bonus
         cdef const uint8_t *pp = played
         cdef int np = len(played)
         cdef Move moves[MAXMOVES]
@@ -917,25 +916,34 @@ cdef class Core:
             nm = c.frames[0].nmoves
             for i in range(nm):
                 moves[i] = c.frames[0].moves[i]
-            best = -1
+            # The position's value first: no card does better for the mover.  Then
+            # each card is tested against that bound and walked away from it one
+            # trick at a time; most cards need one or two null-window searches.
+            best = mtd(c, -1)
             for i in range(nm):
                 play_card(c, seat, moves[i].suit, moves[i].rank)
                 c.ply = 1
                 if pos < 3:
                     c.pos = pos + 1
-                    v = mtd(c, best)
-                    c.pos = pos
+                    bonus = 0
                 else:
                     old_leader = c.leader
                     winner = finish_trick(c, trick_wr)
-                    v = mtd(c, -1 if best < 0 else best - (1 if (winner & 1) == 0 else 0))
-                    v += 1 if (winner & 1) == 0 else 0
+                    bonus = 1 if (winner & 1) == 0 else 0
+                v = best
+                if (seat & 1) == 0:
+                    while v > 0 and not search(c, v - bonus):
+                        v -= 1
+                else:
+                    while v < total and search(c, v + 1 - bonus):
+                        v += 1
+                if pos < 3:
+                    c.pos = pos
+                else:
                     unfinish_trick(c, old_leader)
                 c.ply = 0
                 unplay_card(c, seat, moves[i].suit, moves[i].rank)
                 values[i] = v
-                if best < 0:
-                    best = v
         out = []
         for i in range(nm):
             v = values[i] if (seat & 1) == 0 else total - values[i]
