@@ -698,7 +698,6 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
             trick_wr[s] |= <uint16_t>(m.group & -m.group)
         if ok == maxnode:
             # Cut-off: this move alone decides the node.
-            c.cut_at[pos][i if i < 3 else 3] += 1
             f.killer_suit = <uint8_t>s
             f.killer_rank = <uint8_t>r
             best = <uint8_t>((s << 4) | dd_popcount(c.rem[s] >> (r + 1)))
