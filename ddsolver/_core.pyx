@@ -506,6 +506,25 @@ cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *wr) noexcept nogil
     return k
 
 
+cdef inline bint must_lose_trick(Ctx *c, uint16_t *wr) noexcept nogil:
+    """True if the side on lead cannot win the coming trick: in every suit the leader
+    holds, an opponent has the top card and partner cannot ruff.  Sets ``wr``."""
+    cdef int seat = c.leader, pard = c.leader ^ 2, s, t = c.trump, top
+    for s in range(4):
+        if c.hand[seat][s] == 0:
+            continue
+        top = dd_hibit(c.rem[s])
+        if ((c.hand[seat][s] | c.hand[pard][s]) >> top) & 1:
+            return False
+        if t != NOTRUMP and s != t and c.hand[pard][s] == 0 and c.hand[pard][t] != 0:
+            return False
+    wr[0] = wr[1] = wr[2] = wr[3] = 0
+    for s in range(4):
+        if c.hand[seat][s]:
+            wr[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
+    return True
+
+
 # ---------------------------------------------------------------------------
 # 4. The search
 # ---------------------------------------------------------------------------
@@ -638,7 +657,12 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
                 return True
         elif c.tricks_left - i < target:
             return False
-        # Step 3b. Later tricks: top trumps win in the end, whoever is on lead.
+        # Step 3b. Later tricks: a trick the side on lead must lose now; top trumps
+        # that win in the end, whoever is on lead.
+        if i == 0 and (target == c.tricks_left if (c.leader & 1) == 0 else target == 1):
+            if must_lose_trick(c, wr):
+                return (c.leader & 1) == 1
+
         if c.trump != NOTRUMP:
             if c.tricks_left - sure_trump_tricks(c, 1, wr) < target:
                 return False
