@@ -21,7 +21,6 @@ import pytest
 
 import ddsolver
 from cardgames import pbn
-from cardgames.cards import Seat, Strain
 from ddsolver import cli, dd_table
 
 DATA = Path(__file__).resolve().parent.parent / "data"
