@@ -320,7 +320,7 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
             else:
                 m.weight = 100 - low
         elif pos == 2:
-            if partner_wins and not later_opponent_beats(c, 0, ws, wrk):
+            if partner_wins and not later_opponent_beats(c, 2, ws, wrk):
                 m.weight = 40 - low - (30 if (s == t and ls != t) else 0)
             elif beats:
                 safe = not later_opponent_beats(c, 2, s, r)
