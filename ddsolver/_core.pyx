@@ -131,7 +131,7 @@ cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, int tar
     c.probes += 1
     while b:
         blk = &c.blocks[b]
-        for i in range(blk.n):
+        for i in range(<int>blk.n - 1, -1, -1):   # newest first
             e = &blk.e[i]
             c.probe_steps += 1
             if ((seq[0] & TOP_MASK[e.k[0]]) == e.seq[0] and (seq[1] & TOP_MASK[e.k[1]]) == e.seq[1]
