@@ -279,8 +279,9 @@ class Solver:
         d = _deal(deal)
         position = _position(d, st, lead, played)
         if position.is_terminal:
-            raise PlayOverError(f"the play is over: all {d.cards_per_hand} tricks have been "
-                                f"played, so no card is left to score")
+            done = (f"all {d.cards_per_hand} tricks have been played" if d.cards_per_hand
+                    else "the deal has no cards")
+            raise PlayOverError(f"the play is over ({done}): no card is left to score")
         seat, scores = self._core.card_scores(_masks(d), int(st), int(lead),
                                               _played_bytes(position))
         out = {ALL_CARDS[(code >> 4) * 13 + (code & 15) - 2]: score for code, score in scores}
