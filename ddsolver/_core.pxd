@@ -39,7 +39,7 @@ cdef struct Frame:
 #
 #   lenkey   64 bits: 4-bit length for (seat, suit) at bit 4 * (4 * seat + suit)
 #   seq[s]   26 bits: owner (2 bits) of the top cards of suit s, highest card in
-#            bits 25..24, then 23..22, ...; only the top k[s] cards, the rest 0
+#            bits 25..24, then 23..22, ...; only the top k cards, the rest 0
 #
 # Entries of one key live in blocks of TT_BLOCK, newest block first, so a probe
 # reads a few contiguous cache lines instead of chasing a pointer per entry.
@@ -47,12 +47,13 @@ cdef enum:
     TT_BLOCK = 8
 
 cdef struct TTEntry:
-    uint32_t seq[4]          # owners of the significant top cards, per suit
-    uint8_t k[4]             # how many top cards of each suit are significant
+    uint64_t seq[2]          # owners of the significant top cards: suits S,H then D,C, each
+                             # suit's 26-bit sequence in one 32-bit half (as Ctx.seq in memory)
+    uint64_t mask[2]         # the significant bits of seq (the top 2k bits of each suit)
     int8_t lower             # North-South take at least this many tricks from here
     int8_t upper             # ... and at most this many
     uint8_t best             # the deciding move: suit << 4 | its rank's place from the top (255 none)
-    uint8_t pad              # (unused)
+    uint8_t pad[5]           # (unused)
 
 cdef struct TTBlock:
     TTEntry e[TT_BLOCK]      # entries, filled from index 0
@@ -99,4 +100,3 @@ cdef struct Ctx:
     # --- counters -----------------------------------------------------------
     uint64_t nodes           # nodes searched (the functional signature of a run)
     uint64_t probes          # transposition-table look-ups
-    uint64_t probe_steps     # entries examined by those look-ups

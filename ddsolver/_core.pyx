@@ -45,7 +45,7 @@ cdef inline Trick *T(Ctx *c) noexcept nogil:
 ENTRY_SIZE = sizeof(TTEntry)
 BLOCK_SIZE = sizeof(TTBlock)
 HEADER_SIZE = sizeof(TTHeader)
-assert sizeof(TTEntry) == 24, sizeof(TTEntry)
+assert sizeof(TTEntry) == 40, sizeof(TTEntry)
 assert sizeof(TTHeader) == 16, sizeof(TTHeader)
 
 # TOP_MASK[k]: the bits of a 26-bit owner sequence covering its top k cards.
@@ -107,9 +107,10 @@ cdef inline void entry_wr(Ctx *c, TTEntry *e, uint16_t *wr) noexcept nogil:
     """The ranks an entry relied on, in the current position: its k-th highest card per suit."""
     cdef int s, k
     cdef uint32_t m
+    cdef const uint32_t *mask = <const uint32_t *>e.mask
     for s in range(4):
         wr[s] = 0
-        k = e.k[s]
+        k = dd_popcount(mask[s]) >> 1
         if k:
             m = c.rem[s]
             while k > 1:
@@ -127,16 +128,14 @@ cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, int tar
     cdef TTBlock *blk
     cdef TTEntry *e
     cdef int i
+    cdef uint64_t s01 = (<uint64_t *>seq)[0], s23 = (<uint64_t *>seq)[1]
     best[0] = 255
     c.probes += 1
     while b:
         blk = &c.blocks[b]
         for i in range(<int>blk.n - 1, -1, -1):   # newest first
             e = &blk.e[i]
-            c.probe_steps += 1
-            if ((seq[0] & TOP_MASK[e.k[0]]) == e.seq[0] and (seq[1] & TOP_MASK[e.k[1]]) == e.seq[1]
-                    and (seq[2] & TOP_MASK[e.k[2]]) == e.seq[2]
-                    and (seq[3] & TOP_MASK[e.k[3]]) == e.seq[3]):
+            if (s01 & e.mask[0]) == e.seq[0] and (s23 & e.mask[1]) == e.seq[1]:
                 if e.lower >= target:
                     entry_wr(c, e, wr)
                     return 1
@@ -152,12 +151,14 @@ cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, int tar
 cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, uint16_t *wr,
                           int lower, int upper, uint8_t best) noexcept nogil:
     """Record bounds for every position that agrees with this one on the ranks in ``wr``."""
-    cdef uint8_t k[4]
+    cdef uint32_t mask[4]
     cdef uint32_t eseq[4]
     cdef int s, i
     for s in range(4):
-        k[s] = <uint8_t>(dd_popcount(c.rem[s] >> dd_lobit(wr[s])) if wr[s] else 0)
-        eseq[s] = seq[s] & TOP_MASK[k[s]]
+        mask[s] = TOP_MASK[dd_popcount(c.rem[s] >> dd_lobit(wr[s])) if wr[s] else 0]
+        eseq[s] = seq[s] & mask[s]
+    cdef uint64_t m01 = (<uint64_t *>mask)[0], m23 = (<uint64_t *>mask)[1]
+    cdef uint64_t e01 = (<uint64_t *>eseq)[0], e23 = (<uint64_t *>eseq)[1]
     cdef TTHeader *h = find_header(c, lenkey, lt)
     cdef uint32_t b = h.first
     cdef TTBlock *blk
@@ -166,8 +167,7 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, uint16
         blk = &c.blocks[b]
         for i in range(blk.n):
             e = &blk.e[i]
-            if ((<uint32_t *>e.k)[0] == (<uint32_t *>k)[0] and e.seq[0] == eseq[0]
-                    and e.seq[1] == eseq[1] and e.seq[2] == eseq[2] and e.seq[3] == eseq[3]):
+            if e.mask[0] == m01 and e.mask[1] == m23 and e.seq[0] == e01 and e.seq[1] == e23:
                 if lower > e.lower:
                     e.lower = <int8_t>lower
                 if upper < e.upper:
@@ -196,9 +196,10 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, uint16
     blk = &c.blocks[b]
     e = &blk.e[blk.n]
     blk.n += 1
-    for s in range(4):
-        e.k[s] = k[s]
-        e.seq[s] = eseq[s]
+    e.mask[0] = m01
+    e.mask[1] = m23
+    e.seq[0] = e01
+    e.seq[1] = e23
     e.lower = <int8_t>lower
     e.upper = <int8_t>upper
     e.best = best
@@ -856,9 +857,9 @@ cdef class Core:
         return self.c.nodes
 
     @property
-    def probe_stats(self):
-        """(look-ups, entries examined) since this solver was made."""
-        return self.c.probes, self.c.probe_steps
+    def probes(self):
+        """Transposition-table look-ups since this solver was made."""
+        return self.c.probes
 
     @property
     def tt_used(self):
