@@ -5,7 +5,9 @@ Encodings: seats 0..3 = N E S W; suits 0..3 = S H D C, trump 4 = no-trump; a car
 for rank r.  ``played`` is not checked: the caller must pass a legal play.
 """
 
-ENTRY_SIZE: int
+ENTRY_SIZE: int   # bytes of one TT entry
+BLOCK_SIZE: int   # bytes of one TT block
+HEADER_SIZE: int  # bytes of one hash-slot header
 
 class Core:
     tt_mb: int
@@ -20,6 +22,9 @@ class Core:
     def tt_bytes(self) -> int: ...
     @property
     def tt_resets(self) -> int: ...
+    @property
+    def probe_stats(self) -> tuple[int, int]:
+        """(TT probes, entries examined): a tuning aid."""
     def clear(self) -> None: ...
     def solve(self, hands: tuple[int, ...], trump: int, leader: int, played: bytes = b"",
               guess: int = -1) -> tuple[int, int, int]:

@@ -117,8 +117,10 @@ class DDTable:
 
     def __getitem__(self, key: tuple[SeatLike, StrainLike]) -> int:
         """``table["S", "NT"]`` is ``table.tricks("S", "NT")``."""
-        declarer, strain = key
-        return self.tricks(declarer, strain)
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise TypeError(f"index a DD table with (declarer, strain), like table['S', 'NT'];"
+                            f" got {key!r}")
+        return self.tricks(*key)
 
     def __iter__(self) -> Iterator[tuple[Seat, Strain, int]]:
         """``(declarer, strain, tricks)`` for all 20 entries, declarers N E S W, strains

@@ -20,9 +20,9 @@ from ddsolver import DDTable
 
 #: Boards of the txt lists checked in a normal run (all of them with DDSOLVER_FULL=1).
 #: Sized for about a minute at the solver's current speed; raise as it gets faster.
-SUBSET_SIZE = 10
+SUBSET_SIZE = 20
 #: Lines of sol10.txt checked in a normal run.
-GIB_SUBSET_SIZE = 2
+GIB_SUBSET_SIZE = 3
 
 HANDS_DIR = shared_data_file("dds-hands")
 TXT_FILES = sorted(p for p in HANDS_DIR.glob("list*.txt"))

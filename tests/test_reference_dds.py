@@ -16,7 +16,7 @@ from ddsolver import DDTable
 
 #: Deals checked in a normal run (all 400 with DDSOLVER_FULL=1).  Sized for about a minute
 #: at the solver's current speed; raise it as the solver gets faster.
-SUBSET_SIZE = 16
+SUBSET_SIZE = 25
 
 REFERENCE = shared_data_file("dds_reference.jsonl")
 ALL_DEALS = read_reference(REFERENCE)

@@ -161,6 +161,12 @@ def test_dd_table_iterates_over_its_20_entries(full_table):
     assert all(full_table.tricks(d, s) == n for d, s, n in entries)
 
 
+def test_dd_table_is_indexed_by_declarer_and_strain(full_table):
+    assert full_table[Seat.SOUTH, "NT"] == full_table.tricks("S", Strain.NOTRUMP)
+    with pytest.raises(TypeError, match="declarer, strain"):
+        full_table[0]  # type: ignore[index]
+
+
 def test_dd_table_is_immutable(full_table):
     with pytest.raises(AttributeError):
         full_table.rows = ()  # type: ignore[misc]

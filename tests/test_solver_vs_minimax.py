@@ -18,15 +18,16 @@ import random
 
 import pytest
 
-from cardgames.cards import ALL_CARDS, Suit
+from cardgames.cards import ALL_CARDS, Seat, Strain, Suit
 from cardgames.hands import Deal
 from cardgames.minimax import alphabeta, card_values, random_ending, random_position
 from cardgames.play import Position
 from ddsfiles import FULL
+from ddsolver import Solver
 
 #: Positions checked per ending size (cards a hand) in a normal run, about a minute in all;
 #: DDSOLVER_FULL=1 checks FULL_FACTOR times as many.  4-card endings cost the oracle ~0.1 s.
-POSITIONS = {1: 1000, 2: 1500, 3: 800, 4: 200}
+POSITIONS = {1: 1000, 2: 2000, 3: 1500, 4: 300}
 FULL_FACTOR = 5
 BATCH = 100
 
@@ -97,6 +98,45 @@ def test_dd_table_matches_minimax(solver, cards):
     assert not failures, "\n".join(failures)
 
 
+#: Endings asked a sequence of questions each, in a normal run (times FULL_FACTOR when full).
+HISTORY_ENDINGS = 1200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch", range(-(-HISTORY_ENDINGS * (FULL_FACTOR if FULL else 1)
+                                          // BATCH)))
+def test_answers_do_not_depend_on_earlier_questions(batch):
+    """One solver keeps its table between questions about the same deal; what it learnt
+    answering one question must not change the answer to the next.  Each ending (6 to 9
+    cards a hand) gets a table, then card scores at random points of random plays; every
+    answer must equal a fresh solver's, and the minimax's when at most 3 tricks are left."""
+    rng = random.Random(500_000 + batch)
+    failures = []
+    for _ in range(BATCH):
+        cards = rng.choice((6, 7, 8, 9))
+        deal = random_ending(rng, cards, deck=_deck(rng, cards))
+        solver = Solver(tt_mb=2)
+        solver.dd_table(deal)
+        asked = ["dd_table"]
+        for _ in range(6):
+            position = Position(deal, rng.choice(list(Strain)), rng.choice(list(Seat)))
+            for _ in range(rng.randrange(4 * cards)):
+                position.play(rng.choice(position.legal_cards()))
+            if position.is_terminal:
+                continue
+            args = (deal, position.strain, position.leader, position.played)
+            got = solver.card_scores(*args)
+            fresh = Solver(tt_mb=2).card_scores(*args)
+            truth = card_values(position) if position.tricks_left <= 3 else None
+            if got != fresh or (truth is not None and got != truth):
+                failures.append(f"{position!r} after {asked}: ours {_text(got)}, fresh solver "
+                                f"{_text(fresh)}" + (f", minimax {_text(truth)}" if truth else ""))
+                break
+            asked.append(f"card_scores({position.strain.letter}, {position.leader.letter}, "
+                         f"{len(position.played)} cards)")
+    assert not failures, "\n".join(failures)
+
+
 # Positions where the solver once disagreed with DDS and with the minimax; each was found by
 # walking down from a full deal of the reference data to the smallest position that still
 # disagreed.  (deal, strain, leader, played) -- the minimax gives the expected numbers.
@@ -107,6 +147,41 @@ KNOWN_HARD = [
     ("N:.2.T98. ..K32.J ..AQJ6. 2..7.82", "H", "W", ()),
     ("N:.2.T98. ..K32.J ..AQJ6. 2..7.82", "H", "W", ("S2", "H2", "CJ")),
 ]
+
+
+# Answers that once depended on an earlier question to the same solver about the same deal:
+# (deal, the earlier question, then card_scores(strain, leader, played)).  The expected
+# numbers come from the minimax when few tricks are left, else from a fresh solver (both
+# cases were also checked against DDS).
+KNOWN_HISTORY = [
+    # After solve(NT, declarer W), East's clubs at 3 tricks left scored 1 instead of 2
+    # (remaining N:74.6.. ...863 .82..K .A.K.4, East to lead).
+    ("N:J974.J6.7. K8..98.863 T.KT82.6.K AQ.A4.K5.4", ("solve", "NT", "W"),
+     ("NT", "E", "S8 ST SA SJ H4 HJ D8 HT S9 SK D6 SQ D9 HK D5 D7")),
+    # After dd_table, East's C6 and C4 (third to play at trick one) scored 3 instead of 4.
+    ("N:K2..Q.J64 A..K.8753 T8654...Q 93..83.T9", ("dd_table",), ("NT", "E", "C8 CQ C9")),
+]
+
+
+@pytest.mark.parametrize("pbn,earlier,query", KNOWN_HISTORY,
+                         ids=[f"{p[:14]}|{'-'.join(e)}" for p, e, _ in KNOWN_HISTORY])
+def test_known_history_dependent_answers(pbn, earlier, query):
+    deal = Deal.from_pbn(pbn)
+    strain, leader, played = query
+    position = Position(deal, strain, leader, played.split())
+    if position.tricks_left <= 4:
+        expected, ns_expected = card_values(position), alphabeta(position)
+    else:
+        fresh = Solver(tt_mb=4)
+        expected = fresh.card_scores(deal, strain, leader, played)
+        ns_expected = fresh.solve_position(deal, strain, leader, played)
+    solver = Solver(tt_mb=4)
+    if earlier[0] == "solve":
+        solver.solve(deal, *earlier[1:])
+    else:
+        solver.dd_table(deal)
+    assert _text(solver.card_scores(deal, strain, leader, played)) == _text(expected)
+    assert solver.solve_position(deal, strain, leader, played) == ns_expected
 
 
 @pytest.mark.parametrize("pbn,strain,leader,played", KNOWN_HARD,
