@@ -4,15 +4,23 @@ For each deal: all 20 table entries, the score of every opening lead, and the sc
 legal card in one mid-play position.  (The par fields belong to the par tests.)
 
 Without ``DDSOLVER_FULL=1`` only every k-th deal runs, about ``SUBSET_SIZE`` of them.
+
+When DDS itself is importable (the ``endplay`` package, a bench extra), random endings are
+also checked against it live, several questions to one solver per ending.
 """
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from cardgames.cards import ALL_CARDS, Card, Rank, Seat, Strain, Suit
 from cardgames.hands import Deal
-from ddsfiles import every_kth, read_reference, shared_data_file
-from ddsolver import DDTable
+from cardgames.minimax import random_ending
+from cardgames.play import Position
+from ddsfiles import FULL, every_kth, read_reference, shared_data_file
+from ddsolver import DDTable, Solver
 
 #: Deals checked in a normal run (all 400 with DDSOLVER_FULL=1).  Sized for about a minute
 #: at the solver's current speed; raise it as the solver gets faster.
@@ -74,3 +82,73 @@ def test_position_scores_match_dds(solver, record):
     assert not wrong, (f"{record['id']} {record['pbn']} strain {pos['strain']} "
                        f"leader {pos['leader']} played {' '.join(pos['played'])} "
                        f"({pos['to_move']} to move)\n" + "\n".join(wrong))
+
+
+# ---- random endings against DDS, live -------------------------------------------------------
+
+#: Endings checked in a normal run (FULL_FACTOR times as many with DDSOLVER_FULL=1); each gets
+#: a table, a solve and LIVE_QUESTIONS card-score questions, all on one solver.
+LIVE_ENDINGS = 1600
+LIVE_QUESTIONS = 4
+LIVE_BATCH = 200
+FULL_FACTOR = 5
+
+
+@pytest.fixture(scope="module")
+def dds():
+    """endplay's DDS binding, or skip (it is installed with the bench extra)."""
+    return pytest.importorskip("endplay.dds")
+
+
+def _dds_scores(dds, deal: Deal, strain: Strain, leader: Seat, played) -> dict[Card, int]:
+    """DDS SolveBoard (all cards) for the player to move after ``played``."""
+    from endplay.types import Card as ECard, Deal as EDeal, Denom, Player
+    board = EDeal(deal.to_pbn())
+    board.trump = Denom(int(strain))
+    board.first = Player(int(leader))
+    for card in played:
+        board.play(ECard(str(card)))
+    # endplay's ranks are bit values (2 ** rank); its suits and seats share our numbering.
+    return {Card(Suit(int(c.suit)), Rank(c.rank.value.bit_length() - 1)): v
+            for c, v in dds.solve_board(board)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch", range(-(-LIVE_ENDINGS * (FULL_FACTOR if FULL else 1)
+                                          // LIVE_BATCH)))
+def test_random_endings_match_live_dds(dds, batch):
+    rng = random.Random(700_000 + batch)
+    failures = []
+    for _ in range(LIVE_BATCH):
+        cards = rng.randint(5, 10)
+        deck = None
+        if cards <= 9 and rng.random() < 0.5:  # three suits: more ruffs and discards
+            suits = rng.sample(list(Suit), 3)
+            deck = [c for c in ALL_CARDS if c.suit in suits]
+        deal = random_ending(rng, cards, deck=deck)
+        solver = Solver(tt_mb=4)
+        solver.dd_table(deal)
+        asked = ["dd_table"]
+        strain, declarer = rng.choice(list(Strain)), rng.choice(list(Seat))
+        best_lead = max(_dds_scores(dds, deal, strain, declarer.lho, ()).values())
+        got = solver.solve(deal, strain, declarer)
+        if got != cards - best_lead:
+            failures.append(f"{deal!r} solve({strain.letter}, declarer {declarer.letter}) "
+                            f"after {asked}: ours {got}, DDS {cards - best_lead}")
+            continue
+        asked.append(f"solve({strain.letter}, {declarer.letter})")
+        for _ in range(LIVE_QUESTIONS):
+            position = Position(deal, rng.choice(list(Strain)), rng.choice(list(Seat)))
+            for _ in range(rng.randrange(4 * cards - 1)):
+                position.play(rng.choice(position.legal_cards()))
+            args = (deal, position.strain, position.leader, position.played)
+            got_scores = solver.card_scores(*args)
+            expected = _dds_scores(dds, *args)
+            if got_scores != expected:
+                wrong = {str(c): (got_scores.get(c), expected.get(c)) for c in expected
+                         if got_scores.get(c) != expected.get(c)}
+                failures.append(f"{position!r} after {asked}: (ours, DDS) {wrong}")
+                break
+            asked.append(f"card_scores({position.strain.letter}, {position.leader.letter}, "
+                         f"{len(position.played)} cards)")
+    assert not failures, f"{len(failures)} endings disagree with DDS:\n" + "\n".join(failures)
