@@ -419,6 +419,8 @@ cdef int quick_tricks(Ctx *c, uint16_t *wr, int need) noexcept nogil:
                               or (c.hand[(seat + 3) & 3][s] == 0
                                   and c.hand[(seat + 3) & 3][t] != 0)))):
             wr2[0] = wr2[1] = wr2[2] = wr2[3] = 0
+            # The entry itself relies on partner holding the top card of s.
+            wr2[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
             alt = cash_tricks(c, pard, wr2, need)
             if alt > best:
                 best = alt
