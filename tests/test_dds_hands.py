@@ -5,7 +5,8 @@ its 20-entry table and the score of every opening lead; and every line of GIB's
 ``sol10.txt``: its table.  ``list100``/``list300`` repeat boards, so boards are deduplicated
 by (deal, trump, leader).  The readers in ``ddsfiles`` get their own tests first.
 
-Without ``DDSOLVER_FULL=1`` only every k-th board runs (``SUBSET_SIZE`` / ``GIB_SUBSET_SIZE``).
+Without ``DDSOLVER_FULL=1`` only every k-th board runs (``SUBSET_SIZE`` / ``GIB_SUBSET_SIZE``),
+plus the boards in ``REGRESSION_IDS``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from ddsolver import DDTable
 SUBSET_SIZE = 20
 #: Lines of sol10.txt checked in a normal run.
 GIB_SUBSET_SIZE = 3
+#: Boards on which some commit of the solver has disagreed with DDS (found by full runs);
+#: they run in every normal run as well.
+REGRESSION_IDS = ("list100:31", "list100:45", "list300:168", "list300:293", "list300:294")
 
 HANDS_DIR = shared_data_file("dds-hands")
 TXT_FILES = sorted(p for p in HANDS_DIR.glob("list*.txt"))
@@ -30,7 +34,8 @@ ALL_BOARDS = [b for path in TXT_FILES for b in read_txt(path)]
 UNIQUE_BOARDS = unique_boards(ALL_BOARDS)
 GIB_BOARDS = read_gib(HANDS_DIR / "sol10.txt")
 
-BOARDS = every_kth(UNIQUE_BOARDS, SUBSET_SIZE)
+_chosen = {b.id for b in every_kth(UNIQUE_BOARDS, SUBSET_SIZE)} | set(REGRESSION_IDS)
+BOARDS = [b for b in UNIQUE_BOARDS if b.id in _chosen]
 GIBS = every_kth(GIB_BOARDS, GIB_SUBSET_SIZE)
 
 
@@ -109,6 +114,7 @@ def test_the_lists_hold_the_expected_boards():
     assert counts == {"list1": 1, "list10": 10, "list100": 100, "list300": 300}
     assert len(UNIQUE_BOARDS) < len(ALL_BOARDS)  # list300 repeats boards
     assert len(GIB_BOARDS) == 10
+    assert set(REGRESSION_IDS) <= {b.id for b in UNIQUE_BOARDS}
 
 
 @pytest.mark.parametrize("board", ALL_BOARDS, ids=lambda b: b.id)

@@ -3,7 +3,8 @@
 For each deal: all 20 table entries, the score of every opening lead, and the score of every
 legal card in one mid-play position.  (The par fields belong to the par tests.)
 
-Without ``DDSOLVER_FULL=1`` only every k-th deal runs, about ``SUBSET_SIZE`` of them.
+Without ``DDSOLVER_FULL=1`` only every k-th deal runs, about ``SUBSET_SIZE`` of them, plus
+the deals in ``REGRESSION_IDS``.
 
 When DDS itself is importable (the ``endplay`` package, a bench extra), random endings are
 also checked against it live, several questions to one solver per ending.
@@ -22,13 +23,18 @@ from cardgames.play import Position
 from ddsfiles import FULL, every_kth, read_reference, shared_data_file
 from ddsolver import DDTable, Solver
 
-#: Deals checked in a normal run (all 400 with DDSOLVER_FULL=1).  Sized for about a minute
-#: at the solver's current speed; raise it as the solver gets faster.
-SUBSET_SIZE = 25
+#: Deals checked in a normal run (all 400 with DDSOLVER_FULL=1): every k-th deal, about this
+#: many.  Sized for under a minute at the solver's current speed; raise it as it gets faster.
+SUBSET_SIZE = 20
+#: Deals on which some commit of the solver has disagreed with DDS (found by full runs);
+#: they run in every normal run as well.
+REGRESSION_IDS = ("1001-0041", "1001-0106", "1001-0113", "1001-0153", "1001-0161",
+                  "1001-0179", "1001-0224", "1001-0296", "1001-0394", "1001-0395")
 
 REFERENCE = shared_data_file("dds_reference.jsonl")
 ALL_DEALS = read_reference(REFERENCE)
-DEALS = every_kth(ALL_DEALS, SUBSET_SIZE)
+_chosen = {d["id"] for d in every_kth(ALL_DEALS, SUBSET_SIZE)} | set(REGRESSION_IDS)
+DEALS = [d for d in ALL_DEALS if d["id"] in _chosen]
 
 # Module-scoped and parametrised, so pytest runs the three tests of one deal one after the
 # other and the solver's table carries over between them.
@@ -51,6 +57,7 @@ def score_mismatches(expected: dict[str, int], got: dict) -> list[str]:
 def test_reference_file_is_complete():
     assert len(ALL_DEALS) == 400
     assert len({d["id"] for d in ALL_DEALS}) == len(ALL_DEALS)
+    assert set(REGRESSION_IDS) <= {d["id"] for d in ALL_DEALS}
 
 
 @pytest.mark.slow
