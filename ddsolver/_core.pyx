@@ -20,12 +20,15 @@ from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
+# ---------------------------------------------------------------------------
+# 1. Bit helpers (a holding is a rank mask; hibit/lobit need a non-zero argument)
+# ---------------------------------------------------------------------------
+
 cdef extern from *:
     """
     static inline int dd_popcount(unsigned int x) { return __builtin_popcount(x); }
     static inline int dd_hibit(unsigned int x) { return 31 - __builtin_clz(x); }
     static inline int dd_lobit(unsigned int x) { return __builtin_ctz(x); }
-    static inline int dd_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
     """
     int dd_popcount(unsigned int x) noexcept nogil
     int dd_hibit(unsigned int x) noexcept nogil

@@ -1,0 +1,48 @@
+"""The private core's packed layouts and its memory bound.
+
+The transposition table's entry, block and header layouts are documented in
+``ddsolver/_core.pxd``; their sizes are part of that contract.  The table is sized by the
+caller in MB and must never grow past it: when it fills up it is cleared and the search
+goes on, still exact.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardgames.minimax import random_ending
+from ddsolver import _core
+from ddsolver import Solver
+
+
+def test_packed_layout_sizes():
+    assert _core.ENTRY_SIZE == 40
+    assert _core.HEADER_SIZE == 16
+    # A block is TT_BLOCK entries and two 32-bit counters.
+    assert _core.BLOCK_SIZE == 8 * _core.ENTRY_SIZE + 8
+
+
+@pytest.mark.parametrize("mb", [1, 4, 64, 256])
+def test_table_allocation_stays_within_the_requested_size(mb):
+    core = _core.Core(mb)
+    assert core.tt_bytes <= mb << 20
+    # Most of the budget is usable: a table much smaller than asked for would be a bug too.
+    assert core.tt_bytes >= (mb << 20) * 0.9
+
+
+def test_rejects_a_table_below_one_megabyte():
+    with pytest.raises(ValueError, match="at least 1 MB"):
+        _core.Core(0)
+
+
+def test_full_table_is_cleared_and_answers_stay_exact():
+    """A 1 MB table fills up on a full deal; the answers must not change."""
+    rng = random.Random(7)
+    small, big = Solver(tt_mb=1), Solver(tt_mb=64)
+    deal = random_ending(rng, 13)
+    for strain, declarer in (("NT", "S"), ("H", "E")):
+        assert small.solve(deal, strain, declarer) == big.solve(deal, strain, declarer)
+    assert small._core.tt_resets > 0, "a 1 MB table was expected to fill up"
+    assert small._core.tt_used <= small._core.tt_capacity
