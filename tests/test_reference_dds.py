@@ -110,14 +110,28 @@ def dds():
 def _dds_scores(dds, deal: Deal, strain: Strain, leader: Seat, played) -> dict[Card, int]:
     """DDS SolveBoard (all cards) for the player to move after ``played``."""
     from endplay.types import Card as ECard, Deal as EDeal, Denom, Player
+    from endplay import _dds
     board = EDeal(deal.to_pbn())
     board.trump = Denom(int(strain))
     board.first = Player(int(leader))
     for card in played:
         board.play(ECard(str(card)))
-    # endplay's ranks are bit values (2 ** rank); its suits and seats share our numbering.
-    return {Card(Suit(int(c.suit)), Rank(c.rank.value.bit_length() - 1)): v
-            for c, v in dds.solve_board(board)}
+    # SolveBoard with target -1, solutions 3: every legal card with its exact score.  DDS
+    # keeps its table between calls about the same deal and once answered one trick short
+    # after earlier questions (N:7.A9.9.8 A42.T.7. 8.62.3.4 T.3.J.J2, spades, West leads,
+    # DJ D9 D7 D3 C2 C8: East's trumps score 4 by the minimax, by a fresh DDS and by us),
+    # so its memory is freed first: the oracle must not depend on history.
+    _dds.FreeMemory()
+    _dds.SetMaxThreads(1)  # DDS needs its memory back before the next call
+    fut = _dds.futureTricks()
+    _dds.SolveBoard(board._data, -1, 3, 1, fut, 0)
+    scores = {}
+    for i in range(fut.cards):
+        suit = Suit(int(fut.suit[i]))
+        # ``equals`` has bit r set for each lower card of the same value.
+        for rank in [fut.rank[i]] + [r for r in range(2, 15) if fut.equals[i] >> r & 1]:
+            scores[Card(suit, Rank(rank))] = fut.score[i]
+    return scores
 
 
 @pytest.mark.slow
