@@ -890,6 +890,17 @@ cdef class Core:
         tt_clear(self.c)
         self._deal_key = None
 
+    cdef int _load_hands(self, tuple hands, uint16_t *hm):
+        """Copy the 16 masks into ``hm``, switch the table to this deal, and return the
+        number of cards in each hand."""
+        cdef int i, n = 0
+        for i in range(16):
+            hm[i] = hands[i]
+        for i in range(4):
+            n += dd_popcount(hm[i])
+        self._use_deal(hands)
+        return n
+
     cdef void _use_deal(self, tuple hands):
         # Entries are valid for any deal (they are keyed by relative ranks),
         # but a new deal rarely reuses them: start fresh to keep chains short.
@@ -906,12 +917,7 @@ cdef class Core:
         cdef int i, n, ns_won = 0, result
         cdef const uint8_t *pp = played
         cdef int np = len(played)
-        for i in range(16):
-            hm[i] = hands[i]
-        n = 0
-        for i in range(4):
-            n += dd_popcount(hm[i])
-        self._use_deal(hands)
+        n = self._load_hands(hands, hm)
         with nogil:
             load_position(self.c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
             result = mtd(self.c, guess)
@@ -930,12 +936,7 @@ cdef class Core:
         cdef uint16_t trick_wr[4]
         cdef Ctx *c = self.c
         cdef uint32_t g
-        for i in range(16):
-            hm[i] = hands[i]
-        n = 0
-        for i in range(4):
-            n += dd_popcount(hm[i])
-        self._use_deal(hands)
+        n = self._load_hands(hands, hm)
         with nogil:
             load_position(c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
             pos = c.pos
@@ -989,12 +990,7 @@ cdef class Core:
         cdef uint16_t hm[16]
         cdef int i, n, ns_won = 0, strain, leader, declarer, ns, guess
         cdef int res[5][4]
-        for i in range(16):
-            hm[i] = hands[i]
-        n = 0
-        for i in range(4):
-            n += dd_popcount(hm[i])
-        self._use_deal(hands)
+        n = self._load_hands(hands, hm)
         with nogil:
             for strain in range(5):
                 guess = -1
