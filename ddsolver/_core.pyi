@@ -5,7 +5,7 @@ Encodings: seats 0..3 = N E S W; suits 0..3 = S H D C, trump 4 = no-trump; a car
 for rank r.  ``played`` is not checked: the caller must pass a legal play.
 """
 
-ENTRY_SIZE: int   # bytes of one TT entry
+ENTRY_SIZE: int   # bytes of one TT entry (40)
 BLOCK_SIZE: int   # bytes of one TT block
 HEADER_SIZE: int  # bytes of one hash-slot header
 
@@ -23,8 +23,8 @@ class Core:
     @property
     def tt_resets(self) -> int: ...
     @property
-    def probe_stats(self) -> tuple[int, int]:
-        """(TT probes, entries examined): a tuning aid."""
+    def probes(self) -> int:
+        """Transposition-table look-ups so far: a tuning aid."""
     def clear(self) -> None: ...
     def solve(self, hands: tuple[int, ...], trump: int, leader: int, played: bytes = b"",
               guess: int = -1) -> tuple[int, int, int]:
