@@ -636,6 +636,7 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
     cdef uint16_t *wr = f.wr
     cdef uint16_t *cwr
     cdef uint16_t trick_wr[4]
+    cdef uint16_t mw[4]
     cdef int pos = c.pos, seat, i, s, r, old_leader, winner, lt = 0, hit, thr
     cdef int tried[4]
     cdef uint8_t ttbest = 255, best = 255
@@ -720,27 +721,31 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
             unfinish_trick(c, old_leader)
         c.ply = ply
         unplay_card(c, seat, s, r)
+        # The ranks this move's result relied on: the subtree's and this trick's.
+        mw[0] = cwr[0] | trick_wr[0]
+        mw[1] = cwr[1] | trick_wr[1]
+        mw[2] = cwr[2] | trick_wr[2]
+        mw[3] = cwr[3] | trick_wr[3]
         # The move stood for its whole group of touching cards.  If its own rank
-        # mattered below, so does the rank of every card of the group: elsewhere
-        # those cards need not touch.
-        trick_wr[s] |= cwr[s]
-        if (m.group & (m.group - 1)) and trick_wr[s] and r >= dd_lobit(trick_wr[s]):
-            trick_wr[s] |= <uint16_t>(m.group & -m.group)
+        # mattered, so does the rank of every card of the group: elsewhere those
+        # cards need not touch.
+        if (m.group & (m.group - 1)) and mw[s] and r >= dd_lobit(mw[s]):
+            mw[s] |= <uint16_t>(m.group & -m.group)
         if ok == maxnode:
             # Cut-off: this move alone decides the node.
             f.killer_suit = <uint8_t>s
             f.killer_rank = <uint8_t>r
             best = <uint8_t>((s << 4) | dd_popcount(c.rem[s] >> (r + 1)))
             result = ok
-            wr[0] = cwr[0] | trick_wr[0]
-            wr[1] = cwr[1] | trick_wr[1]
-            wr[2] = cwr[2] | trick_wr[2]
-            wr[3] = cwr[3] | trick_wr[3]
+            wr[0] = mw[0]
+            wr[1] = mw[1]
+            wr[2] = mw[2]
+            wr[3] = mw[3]
             break
-        wr[0] |= cwr[0] | trick_wr[0]
-        wr[1] |= cwr[1] | trick_wr[1]
-        wr[2] |= cwr[2] | trick_wr[2]
-        wr[3] |= cwr[3] | trick_wr[3]
+        wr[0] |= mw[0]
+        wr[1] |= mw[1]
+        wr[2] |= mw[2]
+        wr[3] |= mw[3]
 
     # Step 7. Remember the bound at trick boundaries.
     if pos == 0:
