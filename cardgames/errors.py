@@ -7,7 +7,8 @@ it makes sense, the position (column or line) of the problem.
 
 from __future__ import annotations
 
-__all__ = ["CardgamesError", "ParseError", "DealError", "IllegalPlayError", "PBNError"]
+__all__ = ["CardgamesError", "ParseError", "DealError", "IllegalPlayError", "PBNError",
+           "SamplingError"]
 
 
 class CardgamesError(ValueError):
@@ -57,3 +58,17 @@ class PBNError(ParseError):
             where += f"{line}:"
         if where:
             self.args = (f"{where} {self.args[0]}",)
+
+
+class SamplingError(CardgamesError):
+    """Constraints on hidden hands that no deal can meet (found before dealing), or that
+    accept deals too rarely to reach the sample count within the attempt or time budget.
+
+    ``attempts`` and ``accepted`` say how far dealing got (both 0 when the constraints were
+    rejected up front).
+    """
+
+    def __init__(self, message: str, attempts: int = 0, accepted: int = 0):
+        self.attempts = attempts
+        self.accepted = accepted
+        super().__init__(message)
