@@ -1,17 +1,24 @@
 """The ``ddsolver`` command line: one subcommand per job.
 
-* ``ddsolver table FILE.pbn [FILE ...]``: the double-dummy table of every board of PBN
-  files (and par, once :func:`ddsolver.par` exists), as text, CSV or JSON.
+* ``ddsolver table FILE.pbn [FILE ...]``: the double-dummy table and par of every board of
+  PBN files, as text, CSV, JSON, or the PBN files themselves with the standard tags added.
+* ``ddsolver report FILE.pbn --html OUT.html``: printable hand records
+  (:mod:`ddsolver.cli_report`).
+* ``ddsolver play FILE.pbn``: trick-by-trick double-dummy analysis of the play recorded in
+  the files, the costly cards marked (:mod:`ddsolver.cli_play`).
 * ``ddsolver solve DEAL --strain S --declarer N``: one deal given on the command line.
 
 Exit status: 0 when everything went well, 1 when some boards could not be read or solved
 (each one is reported on stderr as ``FILE:LINE: reason`` and the run goes on), 2 for a
 usage error (a bad option, an input file that cannot be read, a malformed deal on the
-command line).  User errors are reported in one plain line, never with a traceback.
+command line), 130 when interrupted (Ctrl-C).  User errors are reported in one plain
+line, never with a traceback.
 
 Large files stream: boards are read a chunk at a time, solved on ``--jobs`` threads (one
 solver each), and written in board order as they finish, so memory does not grow with
-the size of the file.
+the size of the file.  With ``--db FILE`` the tables also go to a results store
+(:mod:`ddsolver.cli_store`) as they are solved, so that an interrupted run can go on
+(``--resume``) and a deal is never solved twice.
 """
 
 from __future__ import annotations
@@ -33,9 +40,11 @@ from cardgames.hands import Deal
 from cardgames.play import Position
 from cardgames.scoring import Vulnerability, board_dealer, board_vulnerability
 
+from .cli_store import ResultStore, StoreError, deal_key
+from .par import ParResult, par
 from .solver import DEFAULT_TT_MB, DDTable, Solver, iter_dd_tables
 
-__all__ = ["main"]
+__all__ = ["main", "build_parser", "Board", "solve_boards", "UsageError"]
 
 PROG = "ddsolver"
 
@@ -53,19 +62,24 @@ class UsageError(Exception):
 
 
 # ---------------------------------------------------------------------------
-# Boards: what `table` reads from a PBN file
+# Boards: what `table`, `report` and `play` read from a PBN file
 # ---------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One solvable board of an input file."""
+    """One game of an input file, with what the solver needs from it.
+
+    ``deal`` is None only for a game kept so it can be written back (``--format pbn``)
+    although it cannot be solved; such a game has been reported already.
+    """
 
     source: str
     line: int | None          # where its game starts in the file
     number: int | None        # the Board tag
     dealer: Seat | None       # Dealer tag, else by board number
     vulnerable: Vulnerability | None  # Vulnerable tag, else by board number
-    deal: Deal
+    deal: Deal | None
+    game: pbn.Game | None = None
 
 
 def _where(source: str, line: int | None) -> str:
@@ -93,24 +107,51 @@ def _board(game: pbn.Game, source: str) -> Board:
     if number is not None and number >= 1:
         dealer = dealer if dealer is not None else board_dealer(number)
         vulnerable = vulnerable if vulnerable is not None else board_vulnerability(number)
-    return Board(source, game.line, number, dealer, vulnerable, deal)
+    return Board(source, game.line, number, dealer, vulnerable, deal, game)
+
+
+class _Inputs:
+    """The games of the input files, read lazily; what the PBN writer needs to copy the
+    files' directives (``% PBN 2.1``...) and closing comments is kept per file."""
+
+    def __init__(self, paths: Iterable[str], report: Callable[[str], None], *,
+                 keep_unsolvable: bool = False):
+        self.paths = list(paths)
+        self.report = report
+        self.keep_unsolvable = keep_unsolvable
+        self.directives: dict[str, list[str]] = {}
+        self.epilogues: dict[str, list[str]] = {}
+
+    def games(self) -> Iterator[tuple[str, pbn.Game]]:
+        """Every game that reads, with its file; syntax errors are reported and skipped."""
+        for path in self.paths:
+            def on_error(err: PBNError) -> None:
+                self.report(str(err))
+            # validate=False: each command checks only the tags it needs, so a malformed
+            # Auction does not cost a board its table.
+            with pbn.load_path(path, strict=False, validate=False, on_error=on_error) as reader:
+                self.directives[path] = reader.directives
+                self.epilogues[path] = reader.epilogue
+                for game in reader:
+                    yield path, game
+
+    def boards(self) -> Iterator[Board]:
+        """The solvable boards, in order; every other game is reported (as
+        ``FILE:LINE: reason``) and skipped, or with ``keep_unsolvable`` passed on with
+        ``deal`` None so that it can be written back."""
+        for path, game in self.games():
+            try:
+                yield _board(game, path)
+            except CardgamesError as err:
+                self.report(str(err) if isinstance(err, PBNError)
+                            else f"{_where(path, game.line)}: {err}")
+                if self.keep_unsolvable:
+                    yield Board(path, game.line, None, None, None, None, game)
 
 
 def _read_boards(paths: Iterable[str], report: Callable[[str], None]) -> Iterator[Board]:
-    """The solvable boards of the files, in order; every other game is reported (as
-    ``FILE:LINE: reason``) and skipped."""
-    for path in paths:
-        def on_error(err: PBNError) -> None:
-            report(str(err))
-        # validate=False: only the tags a table needs are checked (by _board), so a
-        # malformed Auction or Play section does not cost the board its table.
-        with pbn.load_path(path, strict=False, validate=False, on_error=on_error) as reader:
-            for game in reader:
-                try:
-                    yield _board(game, path)
-                except CardgamesError as err:
-                    report(str(err) if isinstance(err, PBNError)
-                           else f"{_where(path, game.line)}: {err}")
+    """The solvable boards of the files, in order (see :meth:`_Inputs.boards`)."""
+    return _Inputs(paths, report).boards()
 
 
 def _count_deals(paths: Iterable[str]) -> int:
@@ -130,41 +171,136 @@ def _chunks(items: Iterator[Board], size: int) -> Iterator[list[Board]]:
         yield chunk
 
 
+@dataclass(frozen=True, slots=True)
+class Solved:
+    """A board with its table (None for a game passed through unsolved) and where the
+    table came from."""
+
+    board: Board
+    table: DDTable | None
+    stored: bool = False      # found in the results store rather than solved now
+
+
+def solve_boards(boards: Iterator[Board], *, jobs: int, tt_mb: int,
+                 store: ResultStore | None = None) -> Iterator[Solved]:
+    """The tables of the boards, in input order, as they finish.
+
+    Boards are taken a chunk at a time (``CHUNK_PER_JOB * jobs``), which bounds memory.
+    Deals found in ``store`` are not solved again; every table solved is written to the
+    store at once (committed within a second, and by the caller on an interrupt).  A deal
+    that occurs twice in a chunk is solved once.
+    """
+    for chunk in _chunks(boards, CHUNK_PER_JOB * jobs):
+        keys = [None if b.deal is None else deal_key(b.deal) for b in chunk]
+        ready: dict[str, DDTable] = {}
+        if store is not None:
+            ready.update(store.tables(k for k in keys if k is not None))
+        from_store = set(ready)
+        todo: dict[str, Deal] = {}
+        for board, key in zip(chunk, keys):
+            if key is not None and key not in ready and key not in todo:
+                todo[key] = board.deal  # type: ignore[assignment]
+        todo_keys = list(todo)
+        next_index = 0
+
+        def drain() -> Iterator[Solved]:
+            # Hold tables that finish early until the boards before them are out, so the
+            # output is in file order.
+            nonlocal next_index
+            while next_index < len(chunk):
+                key = keys[next_index]
+                if key is not None and key not in ready:
+                    return
+                board = chunk[next_index]
+                next_index += 1
+                yield Solved(board, None if key is None else ready[key], key in from_store)
+
+        yield from drain()
+        for index, table in iter_dd_tables(list(todo.values()), jobs=jobs, tt_mb=tt_mb):
+            key = todo_keys[index]
+            ready[key] = table
+            if store is not None:
+                store.put_table(key, table)
+            yield from drain()
+        if store is not None:
+            store.commit()
+
+
 # ---------------------------------------------------------------------------
-# Par: computed when ddsolver has a `par` function (a later piece of work)
+# Par
 # ---------------------------------------------------------------------------
 
-def _par_function() -> Callable[..., Any] | None:
-    import ddsolver
-    return getattr(ddsolver, "par", None)
-
-
-def _par(par: Callable[..., Any] | None, board: Board, table: DDTable) -> dict | None:
-    """``{"score": int (North-South's view), "contracts": [str, ...]}``, or None where par
-    does not apply: no par function yet, an ending, or dealer or vulnerability unknown."""
-    if par is None or board.deal.cards_per_hand != 13:
+def _par(board: Board, table: DDTable) -> ParResult | None:
+    """Par of a board, or None where it does not apply: an ending, or dealer or
+    vulnerability unknown (no Dealer/Vulnerable tag and no board number)."""
+    if board.deal is None or board.deal.cards_per_hand != 13:
         return None
     if board.dealer is None or board.vulnerable is None:
         return None
-    result = par(table, vul=board.vulnerable.name.lower(), dealer=board.dealer.letter)
+    return par(table, vul=board.vulnerable, dealer=board.dealer)
+
+
+def par_record(result: ParResult | None) -> dict | None:
+    """``{"score": int (North-South's view), "contracts": ["4SN=", ...]}`` or None."""
+    if result is None:
+        return None
     return {"score": int(result.score), "contracts": [str(c) for c in result.contracts]}
 
 
+def par_text(result: ParResult) -> str:
+    """``+620 (4SN=)``, ``-100 (5DNx-1)``, ``0 (passed out)``: North-South's view."""
+    score = result.score
+    contracts = ", ".join(str(c) for c in result.contracts) or "passed out"
+    return f"{'+' if score > 0 else ''}{score} ({contracts})"
+
+
+def optimum_score_tag(result: ParResult) -> str:
+    """The ``OptimumScore`` value: the side that scores, then the score (``NS 620``,
+    ``EW 100``; ``NS 0`` for a deal passed out)."""
+    side = "EW" if result.score < 0 else "NS"
+    return f"{side} {abs(result.score)}"
+
+
+def par_contract_tag(result: ParResult) -> str:
+    """The ``ParContract`` value: each par contract as declarer(s), contract, ``X`` when
+    doubled and the result, separated by ``"; "``: ``NS 4H+1``, ``E 4SX-2; W 4SX-2``...
+    ``Pass`` for a deal passed out."""
+    if not result.contracts:
+        return "Pass"
+    parts = []
+    for c in result.contracts:
+        seats = "".join(s.letter for s in c.declarers)
+        mark = f"{c.result:+d}" if c.result else "="
+        parts.append(f"{seats} {c.level}{c.strain.letter}{'X' if c.doubled else ''}{mark}")
+    return "; ".join(parts)
+
+
+#: The header of the standard ``OptimumResultTable`` (PBN 2.1): three columns, the last
+#: two right-aligned in a width of 2.
+RESULT_TABLE_HEADER = "Declarer;Denomination\\2R;Result\\2R"
+
+
+def result_table_lines(table: DDTable) -> list[str]:
+    """The rows of an ``OptimumResultTable``: ``N NT 13``, ``N  S 12``... declarers N E S
+    W, denominations NT S H D C."""
+    return [f"{d.letter} {s.letter:>2} {table.tricks(d, s):>2}" for d in Seat for s in _STRAINS]
+
+
 # ---------------------------------------------------------------------------
-# Output formats
+# Output formats of `table`
 # ---------------------------------------------------------------------------
 
 class _Writer:
-    """Writes one record per board; ``has_par`` says whether par fields exist at all."""
+    """Writes one record per board."""
 
-    def __init__(self, out: TextIO, has_par: bool):
+    def __init__(self, out: TextIO, inputs: _Inputs):
         self.out = out
-        self.has_par = has_par
+        self.inputs = inputs
 
     def begin(self) -> None:
         pass
 
-    def write(self, board: Board, table: DDTable, par: dict | None) -> None:
+    def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
         raise NotImplementedError
 
     def end(self) -> None:
@@ -179,21 +315,15 @@ def _dealer_text(board: Board) -> str:
     return board.dealer.letter if board.dealer is not None else "?"
 
 
-def _par_text(par: dict) -> str:
-    score = par["score"]
-    contracts = ", ".join(par["contracts"]) or "passed out"
-    return f"{'+' if score > 0 else ''}{score} ({contracts})"
-
-
 class _TextWriter(_Writer):
     """A block per board: where it came from, dealer and vulnerability, the deal, the
-    table (declarers down, strains across), and the par line when par is available."""
+    table (declarers down, strains across), and the par line for full deals."""
 
-    def __init__(self, out: TextIO, has_par: bool):
-        super().__init__(out, has_par)
+    def begin(self) -> None:
         self.first = True
 
-    def write(self, board: Board, table: DDTable, par: dict | None) -> None:
+    def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
+        assert board.deal is not None and table is not None
         number = board.number if board.number is not None else "?"
         head = (f"{board.source} board {number}  dealer {_dealer_text(board)}  "
                 f"vul {_vul_text(board)}")
@@ -202,43 +332,42 @@ class _TextWriter(_Writer):
             head += f"  ({n}-card ending)"
         lines = [head, board.deal.to_pbn(), str(table)]
         if par is not None:
-            lines.append(f"Par {_par_text(par)}")
+            lines.append(f"Par {par_text(par)}")
         self.out.write(("" if self.first else "\n") + "\n".join(lines) + "\n")
         self.first = False
 
 
 class _CsvWriter(_Writer):
     """A header row, then one row per board: file, board, dealer, vulnerable, deal, the 20
-    table entries as ``<declarer>_<strain>`` columns, and par_score, par_contracts (space
-    separated) when par is available."""
+    table entries as ``<declarer>_<strain>`` columns, par_score (North-South's view) and
+    par_contracts (space separated; both empty where par does not apply)."""
 
     def begin(self) -> None:
         self.csv = csv.writer(self.out, lineterminator="\n")
-        header = ["file", "board", "dealer", "vulnerable", "deal", *_TABLE_COLUMNS]
-        if self.has_par:
-            header += ["par_score", "par_contracts"]
-        self.csv.writerow(header)
+        self.csv.writerow(["file", "board", "dealer", "vulnerable", "deal", *_TABLE_COLUMNS,
+                           "par_score", "par_contracts"])
 
-    def write(self, board: Board, table: DDTable, par: dict | None) -> None:
+    def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
+        assert board.deal is not None and table is not None
         row = [board.source, "" if board.number is None else board.number,
                _dealer_text(board), _vul_text(board), board.deal.to_pbn()]
         row += [table.tricks(d, s) for d in Seat for s in _STRAINS]
-        if self.has_par:
-            row += ["", ""] if par is None else [par["score"], " ".join(par["contracts"])]
+        row += ["", ""] if par is None else [par.score, " ".join(map(str, par.contracts))]
         self.csv.writerow(row)
 
 
 class _JsonWriter(_Writer):
     """One JSON array, written an element at a time.  Each board is an object: file, line,
-    board, dealer, vulnerable, deal, and ``dd`` (declarer -> strain -> tricks, the layout
-    of ``DDTable.to_dict``); plus ``par`` (``{"score", "contracts"}`` or null where it does
-    not apply) when par is available."""
+    board, dealer, vulnerable, deal, ``dd`` (declarer -> strain -> tricks, the layout of
+    ``DDTable.to_dict``) and ``par`` (``{"score", "contracts"}``, or null where par does
+    not apply)."""
 
     def begin(self) -> None:
         self.out.write("[")
         self.count = 0
 
-    def write(self, board: Board, table: DDTable, par: dict | None) -> None:
+    def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
+        assert board.deal is not None and table is not None
         record: dict[str, Any] = {
             "file": board.source,
             "line": board.line,
@@ -247,9 +376,8 @@ class _JsonWriter(_Writer):
             "vulnerable": None if board.vulnerable is None else str(board.vulnerable),
             "deal": board.deal.to_pbn(),
             "dd": table.to_dict(),
+            "par": par_record(par),
         }
-        if self.has_par:
-            record["par"] = par
         self.out.write(("\n  " if self.count == 0 else ",\n  ") + json.dumps(record))
         self.count += 1
 
@@ -257,14 +385,67 @@ class _JsonWriter(_Writer):
         self.out.write("\n]\n")
 
 
-_WRITERS: dict[str, type[_Writer]] = {"text": _TextWriter, "csv": _CsvWriter, "json": _JsonWriter}
+class _PbnWriter(_Writer):
+    """The input games written back, with ``OptimumResultTable`` (every solved board),
+    ``OptimumScore`` and ``ParContract`` (full deals whose par is known) added, or
+    replaced where the game had them.  Everything else is kept as read: the other tags,
+    their sections and comments, the comments between games, the directives of the first
+    input file and each file's closing comments.  ``#`` inheritance is written resolved.
+    A game that does not read at all (a syntax error) cannot be written back; it is
+    reported, as it is with every format."""
+
+    keeps_unsolvable = True
+
+    def begin(self) -> None:
+        self.source: str | None = None
+        self.started = False
+
+    def _start(self, source: str) -> None:
+        directives = self.inputs.directives.get(source) or list(pbn.DEFAULT_DIRECTIVES)
+        for directive in directives:
+            self.out.write(directive + "\n")
+        self.started = True
+
+    def _close_source(self) -> None:
+        if self.source is not None:
+            blocks = self.inputs.epilogues.get(self.source) or []
+            if blocks:
+                self.out.write("\n\n".join(blocks) + "\n")
+
+    def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
+        game = board.game
+        assert game is not None
+        if not self.started:
+            self._start(board.source)
+        if board.source != self.source:
+            self._close_source()
+            self.source = board.source
+        if table is not None:
+            game.set_section("OptimumResultTable", RESULT_TABLE_HEADER,
+                             result_table_lines(table))
+            if par is not None:
+                game.set_tag("OptimumScore", optimum_score_tag(par))
+                game.set_tag("ParContract", par_contract_tag(par))
+        self.out.write(game.to_pbn() + "\n")
+
+    def end(self) -> None:
+        if not self.started:
+            first = self.inputs.paths[0] if self.inputs.paths else ""
+            self._start(first)
+        self._close_source()
+
+
+_WRITERS: dict[str, type[_Writer]] = {"text": _TextWriter, "csv": _CsvWriter,
+                                      "json": _JsonWriter, "pbn": _PbnWriter}
 
 
 # ---------------------------------------------------------------------------
-# `ddsolver table`
+# Shared by the batch commands
 # ---------------------------------------------------------------------------
 
-def _progress(total: int | None, enabled: bool):
+def progress_bar(total: int | None, enabled: bool):
+    """A tqdm bar on stderr counting boards, with boards/s (off when ``enabled`` is
+    false: ``--quiet``, or stderr is not a terminal)."""
     from tqdm import tqdm
     # rate_noinv_fmt: always "boards/s", never tqdm's inverted "s/board" for slow rates.
     return tqdm(total=total, unit=" boards", file=sys.stderr, disable=not enabled,
@@ -273,7 +454,11 @@ def _progress(total: int | None, enabled: bool):
                            "{rate_noinv_fmt}]")
 
 
-def _check_readable(paths: Iterable[str]) -> None:
+_progress = progress_bar  # the old name
+
+
+def check_readable(paths: Iterable[str]) -> None:
+    """A usage error for an input that is missing, unreadable or a directory."""
     for path in paths:
         if os.path.isdir(path):
             raise UsageError(f"{path} is a directory, not a PBN file")
@@ -284,66 +469,138 @@ def _check_readable(paths: Iterable[str]) -> None:
             raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
 
 
+_check_readable = check_readable
+
+
+def open_output(path: str | None) -> tuple[TextIO, bool]:
+    """Standard output (``None`` or ``-``) or the file, and whether to close it."""
+    if path is None or path == "-":
+        return sys.stdout, False
+    try:
+        return open(path, "w", encoding="utf-8", newline=""), True
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def open_store(args: argparse.Namespace) -> ResultStore | None:
+    """The results store of ``--db`` (``--resume`` requires it to exist), or None."""
+    if getattr(args, "resume", False) and not args.db:
+        raise UsageError("--resume needs --db FILE: the store the interrupted run wrote")
+    if not args.db:
+        return None
+    try:
+        return ResultStore(args.db, must_exist=args.resume)
+    except StoreError as err:
+        raise UsageError(str(err)) from None
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a batch, after what was solved was saved: exit status 130."""
+
+
+def interrupted_message(done: int, store: ResultStore | None) -> str:
+    """What a user needs to know after Ctrl-C: what was kept and how to go on."""
+    boards = f"{done} board{'s' * (done != 1)}"
+    if store is None:
+        return (f"{PROG}: interrupted after {boards}; nothing is kept between runs without "
+                "--db FILE")
+    return (f"{PROG}: interrupted after {boards}; {store.added} new table"
+            f"{'s' * (store.added != 1)} saved in {store.path} ({len(store)} in all). "
+            "Run the same command with --resume to go on from there.")
+
+
+def add_batch_options(parser: argparse.ArgumentParser, *, store: bool = True) -> None:
+    """The options every batch command shares: jobs, TT size, quiet, and the store."""
+    parser.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
+                        help="solver threads (default: all cores, here "
+                             f"{os.cpu_count() or 1})")
+    parser.add_argument("--tt-mb", type=_positive_int, default=DEFAULT_TT_MB, metavar="MB",
+                        help="transposition-table size per thread in MB "
+                             f"(default: {DEFAULT_TT_MB})")
+    if store:
+        parser.add_argument("--db", metavar="FILE",
+                            help="results store (SQLite): deals found there are not solved "
+                                 "again, and every table solved is saved there at once")
+        parser.add_argument("--resume", action="store_true",
+                            help="go on with an interrupted run: like --db, but FILE must "
+                                 "exist already")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bar and no summary (errors are still reported)")
+
+
+def summary_line(what: str, done: int, elapsed: float, failed: int,
+                 stored: int = 0, store: ResultStore | None = None) -> str:
+    rate = done / elapsed if elapsed > 0 else 0.0
+    text = (f"{PROG}: {done} board{'s' * (done != 1)} {what} in {elapsed:.1f} s "
+            f"({rate:.2f} boards/s)")
+    if store is not None:
+        text += f"; {stored} from {store.path}, {done - stored} solved now"
+    if failed:
+        text += f"; {failed} could not be {what} (reported above)"
+    return text
+
+
+# ---------------------------------------------------------------------------
+# `ddsolver table`
+# ---------------------------------------------------------------------------
+
 def run_table(args: argparse.Namespace) -> int:
-    _check_readable(args.files)
+    check_readable(args.files)
     show_progress = not args.quiet and sys.stderr.isatty()
     jobs = args.jobs or os.cpu_count() or 1
-    par = _par_function()
-
-    if args.output is None:
-        out, close = sys.stdout, False
-    else:
-        try:
-            out = open(args.output, "w", encoding="utf-8", newline="")
-        except OSError as err:
-            raise UsageError(f"cannot write {args.output}: {err.strerror or err}") from None
-        close = True
+    store = open_store(args)
+    if store is not None and args.resume and not args.quiet:
+        print(f"{PROG}: resuming with {len(store)} tables in {store.path}", file=sys.stderr)
+    try:
+        out, close = open_output(args.output)
+    except UsageError:
+        if store is not None:
+            store.close()
+        raise
 
     failed = 0
-    solved = 0
+    done = 0
+    stored = 0
     started = time.perf_counter()
-    progress = _progress(_count_deals(args.files) if show_progress else None, show_progress)
+    progress = progress_bar(_count_deals(args.files) if show_progress else None, show_progress)
 
     def report(message: str) -> None:
         nonlocal failed
         failed += 1
         progress.write(message, file=sys.stderr)
 
-    writer = _WRITERS[args.format](out, has_par=par is not None)
+    writer_class = _WRITERS[args.format]
+    inputs = _Inputs(args.files, report,
+                     keep_unsolvable=getattr(writer_class, "keeps_unsolvable", False))
+    writer = writer_class(out, inputs)
     try:
         writer.begin()
-        boards = _read_boards(args.files, report)
-        for chunk in _chunks(boards, CHUNK_PER_JOB * jobs):
-            # Tables come back as they finish; hold the early ones until the boards before
-            # them are written, so the output is in file order.
-            ready: dict[int, DDTable] = {}
-            next_index = 0
-            for index, table in iter_dd_tables([b.deal for b in chunk], jobs=jobs,
-                                               tt_mb=args.tt_mb):
-                ready[index] = table
-                while next_index in ready:
-                    board = chunk[next_index]
-                    table = ready.pop(next_index)
-                    writer.write(board, table, _par(par, board, table))
-                    next_index += 1
-                    solved += 1
-                    progress.update(1)
-                out.flush()
+        for item in solve_boards(inputs.boards(), jobs=jobs, tt_mb=args.tt_mb, store=store):
+            board, table = item.board, item.table
+            writer.write(board, table, None if table is None else _par(board, table))
+            if table is not None:
+                done += 1
+                stored += item.stored
+                progress.update(1)
+            out.flush()
         writer.end()
         out.flush()
+    except KeyboardInterrupt:
+        progress.close()
+        if store is not None:
+            store.commit()
+        print(interrupted_message(done, store), file=sys.stderr)
+        raise Interrupted() from None
     finally:
         progress.close()
         if close:
             out.close()
+        if store is not None:
+            store.close()
 
     if not args.quiet:
-        elapsed = time.perf_counter() - started
-        rate = solved / elapsed if elapsed > 0 else 0.0
-        summary = f"{PROG}: {solved} board{'s' * (solved != 1)} solved in {elapsed:.1f} s " \
-                  f"({rate:.2f} boards/s)"
-        if failed:
-            summary += f"; {failed} could not be solved (reported above)"
-        print(summary, file=sys.stderr)
+        print(summary_line("solved", done, time.perf_counter() - started, failed, stored,
+                           store), file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -394,7 +651,19 @@ _TABLE_EXAMPLES = """\
 examples:
   ddsolver table data/session.pbn
   ddsolver table data/session.pbn data/problems.pbn --format csv -o tables.csv
+  ddsolver table data/session.pbn --format pbn -o session-dd.pbn
   ddsolver table big.pbn --format json --jobs 2 --quiet > tables.json
+  ddsolver table big.pbn --format csv -o big.csv --db big.sqlite
+  ddsolver table big.pbn --format csv -o big.csv --db big.sqlite --resume   # after Ctrl-C
+
+Par is worked out for every full deal from its Dealer and Vulnerable tags (or, without
+them, from the board number).  --format pbn writes the input back with the standard
+OptimumResultTable, OptimumScore ("NS 620", "EW 100") and ParContract tags added; other
+tags, sections and comments are kept.
+
+With --db FILE every table is saved in FILE as soon as it is solved, and deals already
+in FILE are not solved again: after Ctrl-C (exit status 130) or a crash, the same
+command with --resume goes on where the run stopped and writes the whole output again.
 
 Boards that cannot be read or solved are reported on stderr as FILE:LINE: reason and
 skipped; the exit status is then 1.  The text format prints, for each board, declarer's
@@ -417,10 +686,15 @@ The opening lead is made by declarer's left-hand opponent.  The deal may be an e
 _MAIN_EXAMPLES = """\
 examples:
   ddsolver table data/session.pbn
+  ddsolver table data/session.pbn --format pbn -o session-dd.pbn --db session.sqlite
+  ddsolver report data/session.pbn --html session.html
+  ddsolver play data/played.pbn
   ddsolver solve "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872" \\
       --strain NT --declarer S
 
-`ddsolver COMMAND --help` describes each command.
+`ddsolver COMMAND --help` describes each command.  Exit status: 0 all went well, 1 some
+boards could not be read or solved (each reported as FILE:LINE: reason), 2 a usage error,
+130 interrupted (Ctrl-C).
 """
 
 
@@ -446,30 +720,29 @@ def build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
         prog=PROG, formatter_class=formatter, epilog=_MAIN_EXAMPLES,
-        description="A double-dummy bridge solver: tables for PBN files, single deals.")
+        description="A double-dummy bridge solver: tables and par for PBN files, hand\n"
+                    "records, play analysis, single deals.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     table = commands.add_parser(
         "table", formatter_class=formatter, epilog=_TABLE_EXAMPLES,
-        help="the double-dummy table of every board of PBN files",
+        help="the double-dummy table and par of every board of PBN files",
         description="Solve every board of one or more PBN files: the double-dummy table\n"
-                    "(declarer's tricks for each declarer and strain), written in board\n"
-                    "order as the boards finish.")
+                    "(declarer's tricks for each declarer and strain) and par, written in\n"
+                    "board order as the boards finish.")
     table.add_argument("files", nargs="+", metavar="FILE.pbn", help="PBN files to read")
     table.add_argument("--format", choices=sorted(_WRITERS), default="text",
                        help="output format (default: text)")
     table.add_argument("-o", "--output", metavar="FILE",
                        help="write the results to FILE instead of standard output")
-    table.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
-                       help="solver threads (default: all cores, here "
-                            f"{os.cpu_count() or 1})")
-    table.add_argument("--tt-mb", type=_positive_int, default=DEFAULT_TT_MB, metavar="MB",
-                       help="transposition-table size per thread in MB "
-                            f"(default: {DEFAULT_TT_MB})")
-    table.add_argument("-q", "--quiet", action="store_true",
-                       help="no progress bar and no summary (errors are still reported)")
+    add_batch_options(table)
     table.set_defaults(run=run_table)
+
+    # The other batch commands live in their own modules, which import this one.
+    from . import cli_play, cli_report
+    cli_report.add_parser(commands, formatter)
+    cli_play.add_parser(commands, formatter)
 
     solve = commands.add_parser(
         "solve", formatter_class=formatter, epilog=_SOLVE_EXAMPLES,
@@ -507,6 +780,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as err:
         print(f"{PROG} {args.command}: error: {err}", file=sys.stderr)
         return 2
+    except Interrupted:
+        return 130  # the command has said what was saved
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

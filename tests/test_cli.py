@@ -15,13 +15,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 import ddsolver
 from cardgames import pbn
-from ddsolver import cli, dd_table
+from ddsolver import DDTable, cli, dd_table
+from ddsolver.par import par as par_of
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SESSION = DATA / "session.pbn"
@@ -161,38 +161,27 @@ def test_table_dealer_and_vulnerability_come_from_the_board_number_when_missing(
     assert (record["dealer"], record["vulnerable"]) == ("S", "All")
 
 
-# ---- table: par slots in when ddsolver.par exists --------------------------------------
+# ---- table: par ---------------------------------------------------------------------
 
-def test_table_has_no_par_fields_while_par_does_not_exist(capsys):
-    if hasattr(ddsolver, "par"):
-        pytest.skip("ddsolver.par exists now")
-    _, out, _ = run(capsys, "table", PROBLEMS, "--format", "json", "-q")
-    assert all("par" not in r for r in json.loads(out))
-
-
-def test_table_reports_par_for_full_deals_when_par_exists(monkeypatch, capsys):
-    calls = []
-
-    def fake_par(table, vul, dealer):
-        calls.append((table, vul, dealer))
-        return SimpleNamespace(score=-1510 if dealer == "N" else 990,
-                               contracts=["7NT by NS"])
-
-    monkeypatch.setattr(ddsolver, "par", fake_par, raising=False)
+def test_table_reports_par_for_full_deals_in_every_format(capsys):
     status, out, _ = run(capsys, "table", PROBLEMS, "--format", "json", "-q")
     assert status == 0
     records = json.loads(out)
     assert [r["par"] is None for r in records] == [True] * 4 + [False] * 2  # endings: no par
-    assert records[4]["par"] == {"score": -1510, "contracts": ["7NT by NS"]}
-    assert [(v, d) for _, v, d in calls] == [("ns", "N"), ("ew", "E")]
+    # Problem 5: North-South make 7NT, vulnerable (Dealer N, Vulnerable NS).
+    assert records[4]["par"] == {"score": 2220, "contracts": ["7NTNS="]}
+    for record in records[4:]:
+        expected = par_of(DDTable.from_dict(record["dd"]), vul=record["vulnerable"],
+                          dealer=record["dealer"])
+        assert record["par"] == cli.par_record(expected)
 
     status, out, _ = run(capsys, "table", PROBLEMS, "--format", "csv", "-q")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert (rows[0]["par_score"], rows[5]["par_score"]) == ("", "990")
-    assert rows[5]["par_contracts"] == "7NT by NS"
+    assert (rows[0]["par_score"], rows[4]["par_score"]) == ("", "2220")
+    assert rows[4]["par_contracts"] == "7NTNS="
 
     status, out, _ = run(capsys, "table", PROBLEMS, "-q")
-    assert "Par +990 (7NT by NS)" in out
+    assert "Par +2220 (7NTNS=)" in out
 
 
 # ---- table: malformed input ------------------------------------------------------------

@@ -1,0 +1,5 @@
+"""``ddsolver play``: double-dummy analysis of the play recorded in PBN files (being written)."""
+
+
+def add_parser(commands, formatter):
+    return None

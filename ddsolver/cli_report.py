@@ -1,0 +1,350 @@
+"""``ddsolver report``: printable hand records as one self-contained HTML file.
+
+For every board: the four hands in a compass diagram (North at the top, West on the left),
+board number, dealer and vulnerability, high-card points, the double-dummy table (declarer's
+tricks for every declarer and strain, the contracts that make in bold) and par.  The page
+needs nothing from outside (the CSS is inline, there are no scripts or images), prints two
+boards across and three down on A4 or Letter, and never splits a board over two pages.
+
+The boards are solved as :mod:`ddsolver.cli`'s ``table`` solves them (chunks on
+``--jobs`` threads, the results store of ``--db``) and written as they finish, so the
+memory a report takes does not grow with the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import sys
+import time
+from typing import Iterable, TextIO
+
+from cardgames.cards import Seat, Strain, Suit
+from cardgames.hands import Deal, Hand
+from cardgames.scoring import Vulnerability
+
+from .cli import (PROG, Board, Interrupted, _Inputs, _par, _where, add_batch_options,
+                  check_readable, interrupted_message, open_store, progress_bar, solve_boards,
+                  summary_line)
+from .par import ParResult
+from .solver import DDTable
+
+__all__ = ["add_parser", "run_report", "HtmlReport"]
+
+_SYMBOL = {Suit.SPADES: "\u2660", Suit.HEARTS: "\u2665", Suit.DIAMONDS: "\u2666",
+           Suit.CLUBS: "\u2663"}
+_STRAIN_SYMBOL = {Strain.NOTRUMP: "NT", Strain.SPADES: "\u2660", Strain.HEARTS: "\u2665",
+                  Strain.DIAMONDS: "\u2666", Strain.CLUBS: "\u2663"}
+_RED = {Suit.HEARTS, Suit.DIAMONDS}
+_SEAT_NAME = {Seat.NORTH: "North", Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West"}
+_RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "10"}
+_HCP = {14: 4, 13: 3, 12: 2, 11: 1}
+# Table rows in hand-record order (partners together), strains from no-trump down.
+_TABLE_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
+_TABLE_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+
+_CSS = """
+*{box-sizing:border-box}
+body{font-family:"DejaVu Sans",Arial,Helvetica,sans-serif;font-size:10.5pt;color:#111;
+ margin:0;padding:8mm;background:#fff}
+header.report{border-bottom:1.5pt solid #333;margin-bottom:5mm;padding-bottom:2mm}
+header.report h1{font-size:15pt;margin:0 0 1mm 0}
+header.report p{margin:0;color:#444;font-size:9pt}
+h2.file{font-size:12pt;margin:4mm 0 2mm 0;grid-column:1/-1}
+.boards{display:grid;grid-template-columns:1fr 1fr;gap:5mm 6mm}
+.board{border:0.8pt solid #999;border-radius:2mm;padding:3mm;break-inside:avoid;
+ page-break-inside:avoid}
+.diagram{display:grid;grid-template-columns:1fr 1fr 1fr;grid-template-rows:auto auto auto;
+ align-items:center;gap:1mm 2mm}
+.info{grid-column:1;grid-row:1;align-self:start;font-size:9pt;line-height:1.35}
+.info .number{font-size:13pt;font-weight:bold;display:block}
+.hand{line-height:1.3;white-space:nowrap}
+.hand.north{grid-column:2;grid-row:1}
+.hand.west{grid-column:1;grid-row:2}
+.hand.east{grid-column:3;grid-row:2;padding-left:2mm}
+.hand.south{grid-column:2;grid-row:3}
+.hand .who{font-size:8pt;color:#555;text-transform:uppercase;letter-spacing:.04em}
+.sym{display:inline-block;width:1.15em}
+.red{color:#c8102e}
+.void{color:#777}
+.compass{grid-column:2;grid-row:2;justify-self:center;width:23mm;height:23mm;position:relative;
+ border:0.8pt solid #555;border-radius:1mm;background:#fafafa;font-size:8.5pt}
+.compass span{position:absolute;width:7mm;text-align:center;line-height:1.1}
+.compass .n{top:0.5mm;left:50%;margin-left:-3.5mm}
+.compass .s{bottom:0.5mm;left:50%;margin-left:-3.5mm}
+.compass .w{left:0.5mm;top:50%;margin-top:-0.55em}
+.compass .e{right:0.5mm;top:50%;margin-top:-0.55em}
+.compass .vul{background:#e8a0a0;border-radius:0.5mm}
+.compass .dealer{font-weight:bold;text-decoration:underline}
+.compass small{font-size:7pt;color:#333}
+.dd{grid-column:3;grid-row:3;justify-self:start;border-collapse:collapse;font-size:8.5pt}
+.dd th,.dd td{border:0.5pt solid #bbb;padding:0.3mm 1.2mm;text-align:center;min-width:5mm}
+.dd th{background:#f0f0f0;font-weight:normal}
+.dd td.makes{font-weight:bold}
+.dd td.fails{color:#777}
+.par{margin:2mm 0 0 0;font-size:9pt}
+.par b{font-weight:bold}
+.note{grid-column:1;grid-row:3;align-self:end;font-size:7.5pt;color:#666}
+footer.report{margin-top:5mm;font-size:8pt;color:#666}
+@page{size:auto;margin:10mm}
+@media print{
+ body{padding:0;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+ .boards{gap:4mm 5mm}
+}
+"""
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _suit_html(hand: Hand, suit: Suit) -> str:
+    ranks = [card.rank for card in hand if card.suit == suit]
+    red = " red" if suit in _RED else ""
+    cards = " ".join(_RANK_TEXT.get(int(r), str(int(r))) for r in ranks)
+    body = _esc(cards) if ranks else '<span class="void">\u2014</span>'
+    return (f'<div class="suit" data-suit="{suit.name[0]}"><span class="sym{red}">'
+            f"{_SYMBOL[suit]}</span>{body}</div>")
+
+
+def hcp(hand: Hand) -> int:
+    """High-card points: A 4, K 3, Q 2, J 1."""
+    return sum(_HCP.get(int(card.rank), 0) for card in hand)
+
+
+def _hand_html(deal: Deal, seat: Seat) -> str:
+    hand = deal[seat]
+    assert hand is not None
+    suits = "".join(_suit_html(hand, suit) for suit in Suit)
+    return (f'<div class="hand {_SEAT_NAME[seat].lower()}" data-seat="{seat.letter}">'
+            f'<div class="who">{_SEAT_NAME[seat]}</div>{suits}</div>')
+
+
+def _compass_html(board: Board) -> str:
+    deal = board.deal
+    assert deal is not None
+    parts = []
+    vul = board.vulnerable
+    for seat in Seat:
+        classes = [seat.letter.lower()]
+        if vul is not None and vul.is_vulnerable(seat):
+            classes.append("vul")
+        if board.dealer == seat:
+            classes.append("dealer")
+        points = hcp(deal[seat])  # type: ignore[arg-type]
+        parts.append(f'<span class="{" ".join(classes)}" title="{_SEAT_NAME[seat]}">'
+                     f"{seat.letter}<br><small>{points}</small></span>")
+    return f'<div class="compass" aria-label="compass">{"".join(parts)}</div>'
+
+
+def _info_html(board: Board) -> str:
+    number = "?" if board.number is None else board.number
+    dealer = "?" if board.dealer is None else _SEAT_NAME[board.dealer]
+    vul = "?" if board.vulnerable is None else _vul_words(board.vulnerable)
+    assert board.deal is not None
+    ending = board.deal.cards_per_hand
+    extra = f"<br>{ending}-card ending" if ending != 13 else ""
+    return (f'<div class="info"><span class="number">Board {_esc(number)}</span>'
+            f'Dealer: <span class="dealer-name">{_esc(dealer)}</span><br>'
+            f'Vul: <span class="vul-name">{_esc(vul)}</span>{extra}</div>')
+
+
+def _vul_words(vul: Vulnerability) -> str:
+    return {Vulnerability.NONE: "None", Vulnerability.NS: "N-S", Vulnerability.EW: "E-W",
+            Vulnerability.BOTH: "Both"}[vul]
+
+
+def _table_html(table: DDTable, cards: int) -> str:
+    # A contract makes with 7 tricks of 13; in an ending, with more than half of them.
+    needed = 7 if cards == 13 else cards // 2 + 1
+    head = "".join(f'<th{" class=red" if s in (Strain.HEARTS, Strain.DIAMONDS) else ""}>'
+                   f"{_STRAIN_SYMBOL[s]}</th>" for s in _TABLE_STRAINS)
+    rows = []
+    for seat in _TABLE_SEATS:
+        cells = []
+        for strain in _TABLE_STRAINS:
+            tricks = table.tricks(seat, strain)
+            cls = "makes" if tricks >= needed else "fails"
+            cells.append(f'<td class="{cls}" data-declarer="{seat.letter}" '
+                         f'data-strain="{strain.letter}">{tricks}</td>')
+        rows.append(f"<tr><th>{seat.letter}</th>{''.join(cells)}</tr>")
+    return (f'<table class="dd" title="double-dummy tricks for declarer">'
+            f"<tr><th></th>{head}</tr>{''.join(rows)}</table>")
+
+
+def _contract_html(contract) -> str:
+    strain = contract.strain
+    symbol = _STRAIN_SYMBOL[strain]
+    if strain in (Strain.HEARTS, Strain.DIAMONDS):
+        symbol = f'<span class="red">{symbol}</span>'
+    seats = "".join(s.letter for s in contract.declarers)
+    doubled = "x" if contract.doubled else ""
+    result = f"{contract.result:+d}" if contract.result else "="
+    return f"{contract.level}{symbol}{doubled} {seats} {result}"
+
+
+def _par_html(result: ParResult | None) -> str:
+    if result is None:
+        return ""
+    side = "EW" if result.score < 0 else "NS"
+    contracts = ", ".join(_contract_html(c) for c in result.contracts) or "passed out"
+    return (f'<p class="par" data-score="{result.score}">Par: <b>{side} {abs(result.score)}'
+            f"</b> \u2014 {contracts}</p>")
+
+
+class HtmlReport:
+    """Writes the report a board at a time: :meth:`begin`, :meth:`board` per board,
+    :meth:`end`."""
+
+    def __init__(self, out: TextIO, title: str, subtitle: str):
+        self.out = out
+        self.title = title
+        self.subtitle = subtitle
+        self.source: str | None = None
+        self.many_files = False
+        self.count = 0
+
+    def begin(self, many_files: bool) -> None:
+        self.many_files = many_files
+        self.out.write(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<meta name=\"generator\" content=\"{PROG}\">\n"
+            f"<title>{_esc(self.title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+            f'<header class="report"><h1>{_esc(self.title)}</h1>'
+            f"<p>{_esc(self.subtitle)}</p></header>\n<main class=\"boards\">\n")
+
+    def board(self, board: Board, table: DDTable, par: ParResult | None) -> None:
+        deal = board.deal
+        assert deal is not None
+        if self.many_files and board.source != self.source:
+            self.out.write(f'<h2 class="file">{_esc(board.source)}</h2>\n')
+        self.source = board.source
+        number = "" if board.number is None else f' id="board-{board.number}"'
+        hands = "".join(_hand_html(deal, seat) for seat in Seat)
+        self.out.write(
+            f'<section class="board"{number} data-source="{_esc(_where(board.source, board.line))}">'
+            f'<div class="diagram">{_info_html(board)}{hands}{_compass_html(board)}'
+            f"{_table_html(table, deal.cards_per_hand)}</div>{_par_html(par)}</section>\n")
+        self.count += 1
+
+    def end(self, failed: int) -> None:
+        note = (f"; {failed} board{'s' * (failed != 1)} could not be read or solved"
+                if failed else "")
+        self.out.write(
+            "</main>\n<footer class=\"report\">"
+            f"{self.count} board{'s' * (self.count != 1)}{_esc(note)}. Double-dummy tricks "
+            "for the declarer named on the left of each row (bold: the contract makes); "
+            "par from the board's dealer and vulnerability; numbers under the seats in the "
+            f"compass are high-card points. Made by {PROG}.</footer>\n</body>\n</html>\n")
+
+
+def _title(args: argparse.Namespace) -> str:
+    if args.title:
+        return args.title
+    from cardgames import pbn
+    # The Event of the first game that names one, else the file names.
+    for path in args.files:
+        with pbn.load_path(path, strict=False, validate=False) as reader:
+            for game in reader:
+                event = game.tag("Event")
+                if event and event not in ("?", "#"):
+                    return event
+                break
+    return ", ".join(os.path.basename(p) for p in args.files)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from .cli import UsageError, open_output
+    check_readable(args.files)
+    if args.html != "-" and os.path.abspath(args.html) in {os.path.abspath(p) for p in args.files}:
+        raise UsageError(f"--html {args.html} would overwrite an input file")
+    show_progress = not args.quiet and sys.stderr.isatty()
+    jobs = args.jobs or os.cpu_count() or 1
+    title = _title(args)
+    store = open_store(args)
+    try:
+        out, close = open_output(args.html)
+    except UsageError:
+        if store is not None:
+            store.close()
+        raise
+
+    failed = done = stored = 0
+    started = time.perf_counter()
+    from .cli import _count_deals
+    progress = progress_bar(_count_deals(args.files) if show_progress else None, show_progress)
+
+    def report(message: str) -> None:
+        nonlocal failed
+        failed += 1
+        progress.write(message, file=sys.stderr)
+
+    inputs = _Inputs(args.files, report)
+    subtitle = (f"{', '.join(args.files)} \u2014 double-dummy analysis by {PROG}, "
+                f"{time.strftime('%Y-%m-%d')}")
+    writer = HtmlReport(out, title, subtitle)
+    try:
+        writer.begin(many_files=len(args.files) > 1)
+        for item in solve_boards(inputs.boards(), jobs=jobs, tt_mb=args.tt_mb, store=store):
+            assert item.table is not None
+            writer.board(item.board, item.table, _par(item.board, item.table))
+            done += 1
+            stored += item.stored
+            progress.update(1)
+            out.flush()
+        writer.end(failed)
+        out.flush()
+    except KeyboardInterrupt:
+        progress.close()
+        if store is not None:
+            store.commit()
+        print(interrupted_message(done, store), file=sys.stderr)
+        raise Interrupted() from None
+    finally:
+        progress.close()
+        if close:
+            out.close()
+        if store is not None:
+            store.close()
+
+    if not args.quiet:
+        print(summary_line("solved", done, time.perf_counter() - started, failed, stored,
+                           store), file=sys.stderr)
+        if args.html != "-":
+            print(f"{PROG}: hand records written to {args.html}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+_EXAMPLES = """\
+examples:
+  ddsolver report data/session.pbn --html session.html
+  ddsolver report data/session.pbn --html session.html --title "Club pairs, 22 November"
+  ddsolver report big.pbn --html big.html --db big.sqlite --jobs 2
+
+Open the file in a browser and print it: two boards across, three down on A4 or Letter,
+no board split over two pages.  Each board shows the four hands (North at the top), the
+board number, dealer and vulnerability (shaded seats in the compass are vulnerable, the
+dealer is underlined), high-card points, the double-dummy table (declarer's tricks, the
+contracts that make in bold) and par.  --db shares its results store with `ddsolver
+table`, so boards tabled once are not solved again for the report.
+"""
+
+
+def add_parser(commands: argparse._SubParsersAction,
+               formatter: type[argparse.HelpFormatter]) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        "report", formatter_class=formatter, epilog=_EXAMPLES,
+        help="printable hand records (HTML) with double-dummy tables and par",
+        description="Write printable hand records for the boards of PBN files: the hands in\n"
+                    "a compass diagram, dealer and vulnerability, the double-dummy table and\n"
+                    "par, as one self-contained HTML file.")
+    parser.add_argument("files", nargs="+", metavar="FILE.pbn", help="PBN files to read")
+    parser.add_argument("--html", required=True, metavar="OUT.html",
+                        help="the HTML file to write ('-' for standard output)")
+    parser.add_argument("--title", help="the heading (default: the first Event tag, else the "
+                                        "file names)")
+    add_batch_options(parser)
+    parser.set_defaults(run=run_report)
+    return parser

@@ -1,0 +1,205 @@
+"""The results store of the command line: double-dummy tables kept in an SQLite file.
+
+``ddsolver table --db FILE`` (and ``report --db FILE``) look every deal up here before
+solving it and write every table here as soon as it is solved, so
+
+* a run that is interrupted (Ctrl-C, a crash, a killed job) loses at most the last second
+  of work: run the same command again with ``--resume`` and the boards already solved
+  come straight from the file;
+* a deal met again (another file, another run, the same deal under another board number)
+  is not solved twice.
+
+A table depends on the deal alone (dealer, vulnerability and par are computed from it in
+no time), so the key is the deal, written from North (``Deal.to_pbn()``): the same deal
+written from another seat finds the same row.
+
+Schema (version 1, kept in ``PRAGMA user_version``)::
+
+    meta(key TEXT PRIMARY KEY, value TEXT)       -- "schema", "created_by", "created_at"
+    dd_tables(deal TEXT PRIMARY KEY,             -- "N:AKQ2.KJ3.T94.A65 ..." from North
+              tricks TEXT,                       -- 20 hex digits: declarers N E S W, and
+                                                 --   for each strains S H D C NT
+              solved_at REAL)                    -- seconds since the epoch
+
+A file written by a later schema is refused rather than guessed at; an earlier one would
+be upgraded in :meth:`ResultStore._upgrade` (there is none yet).  Only one process should
+write a store at a time: nothing here locks beyond what SQLite itself does.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from typing import Iterable
+
+from cardgames.hands import Deal
+
+from .solver import DDTable
+
+__all__ = ["ResultStore", "StoreError", "SCHEMA_VERSION", "deal_key"]
+
+#: The schema this module writes, stored in ``PRAGMA user_version``.
+SCHEMA_VERSION = 1
+
+#: ``PRAGMA application_id``: "DDSv" in ASCII, so a ddsolver store is recognisable.
+APPLICATION_ID = 0x44445376
+
+#: Commit at least this often (seconds) while solving: what an interrupted run can lose
+#: at worst if the process is killed outright (Ctrl-C loses nothing: it commits first).
+COMMIT_EVERY = 0.5
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS dd_tables (
+    deal TEXT PRIMARY KEY,
+    tricks TEXT NOT NULL,
+    solved_at REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+
+class StoreError(Exception):
+    """The store cannot be used: not a ddsolver store, a newer schema, unreadable."""
+
+
+def deal_key(deal: Deal) -> str:
+    """The key of a deal in the store: its PBN text from North."""
+    return deal.to_pbn()
+
+
+def _encode(table: DDTable) -> str:
+    return "".join(f"{n:x}" for row in table.rows for n in row)
+
+
+def _decode(text: str) -> DDTable:
+    values = [int(ch, 16) for ch in text]
+    return DDTable(tuple(tuple(values[d * 5:d * 5 + 5]) for d in range(4)))
+
+
+class ResultStore:
+    """An open results store.  Use as a context manager; :meth:`close` commits.
+
+    :param path: the SQLite file; created (with its directory's permission) if absent.
+    :param must_exist: refuse a missing file (``--resume`` with nothing to resume).
+    :raises StoreError: with a plain message when the file cannot be used.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, must_exist: bool = False):
+        self.path = os.fspath(path)
+        if os.path.isdir(self.path):
+            raise StoreError(f"{self.path} is a directory, not a results store")
+        exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
+        if must_exist and not exists:
+            raise StoreError(f"nothing to resume: {self.path} does not exist "
+                             "(run without --resume to start it)")
+        try:
+            self._db = sqlite3.connect(self.path)
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot open {self.path}: {err}") from None
+        try:
+            self._open(exists)
+        except sqlite3.DatabaseError as err:
+            self._db.close()
+            raise StoreError(f"{self.path} is not a ddsolver results store ({err})") from None
+        except StoreError:
+            self._db.close()
+            raise
+        self.added = 0            # tables written by this process
+        self._uncommitted = 0
+        self._last_commit = time.monotonic()
+
+    def _open(self, exists: bool) -> None:
+        db = self._db
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if exists:
+            if app_id != APPLICATION_ID:
+                raise StoreError(f"{self.path} is an SQLite file but not a ddsolver results "
+                                 "store; give --db a new file name")
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} was written by a newer ddsolver (store schema "
+                                 f"{version}; this one reads up to {SCHEMA_VERSION})")
+        # WAL: a commit is cheap (no fsync of the main file), and a reader never blocks.
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        if not exists:
+            with db:
+                db.executescript(_SCHEMA)
+                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
+                    ("schema", str(SCHEMA_VERSION)),
+                    ("created_by", f"ddsolver {_version()}"),
+                    ("created_at", time.strftime("%Y-%m-%dT%H:%M:%S%z")),
+                ])
+        elif version < SCHEMA_VERSION:
+            self._upgrade(version)
+
+    def _upgrade(self, version: int) -> None:
+        """Bring an older store up to :data:`SCHEMA_VERSION` (no older schema exists yet)."""
+        raise StoreError(f"{self.path} has store schema {version}, which this ddsolver "
+                         "cannot upgrade")
+
+    # ---- tables -------------------------------------------------------------------
+    def tables(self, keys: Iterable[str]) -> dict[str, DDTable]:
+        """The stored tables of these deal keys (absent keys are left out)."""
+        found: dict[str, DDTable] = {}
+        unique = list(dict.fromkeys(keys))
+        # SQLite limits the parameters of one statement (999 in old builds).
+        for start in range(0, len(unique), 500):
+            part = unique[start:start + 500]
+            marks = ",".join("?" * len(part))
+            for deal, tricks in self._db.execute(
+                    f"SELECT deal, tricks FROM dd_tables WHERE deal IN ({marks})", part):
+                found[deal] = _decode(tricks)
+        return found
+
+    def put_table(self, key: str, table: DDTable) -> None:
+        """Store a table; committed within :data:`COMMIT_EVERY` seconds (see
+        :meth:`maybe_commit`) or at :meth:`commit`."""
+        self._db.execute("INSERT OR REPLACE INTO dd_tables VALUES (?, ?, ?)",
+                         (key, _encode(table), time.time()))
+        self.added += 1
+        self._uncommitted += 1
+        self.maybe_commit()
+
+    def maybe_commit(self) -> None:
+        if self._uncommitted and time.monotonic() - self._last_commit >= COMMIT_EVERY:
+            self.commit()
+
+    def commit(self) -> None:
+        if self._uncommitted:
+            self._db.commit()
+            self._uncommitted = 0
+        self._last_commit = time.monotonic()
+
+    def __len__(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM dd_tables").fetchone()[0]
+
+    def meta(self) -> dict[str, str]:
+        return dict(self._db.execute("SELECT key, value FROM meta"))
+
+    # ---- closing ------------------------------------------------------------------
+    def close(self) -> None:
+        """Commit what is pending and close the file."""
+        if self._db is not None:
+            try:
+                self.commit()
+            finally:
+                self._db.close()
+                self._db = None  # type: ignore[assignment]
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("ddsolver")
+    except Exception:
+        return "(source tree)"

@@ -1,0 +1,353 @@
+"""``ddsolver table``: the PBN output format, par tags, and the results store (``--db``,
+``--resume``, Ctrl-C).
+
+Full deals take about a second each to solve, so these tests run on the endings and the two
+easy full deals of data/problems.pbn, and on at most three boards of the session.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardgames import pbn
+from ddsolver import DDTable, cli, dd_table
+from ddsolver.cli_store import SCHEMA_VERSION, ResultStore
+from ddsolver.par import par as par_of
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SESSION = DATA / "session.pbn"
+PROBLEMS = DATA / "problems.pbn"
+ENDING = "N:A2.J.. ..KQ.K 4..2.A K3.Q.."
+NEW_TAGS = {"OptimumResultTable", "OptimumScore", "ParContract"}
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    status = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def read_games(text: str) -> list[pbn.Game]:
+    return list(pbn.loads(text))
+
+
+def result_table(game: pbn.Game) -> DDTable:
+    """The OptimumResultTable of a game, as a DDTable."""
+    tag = game.get("OptimumResultTable")
+    assert tag.value == "Declarer;Denomination\\2R;Result\\2R"
+    table: dict[str, dict[str, int]] = {}
+    for line in tag.section:
+        declarer, strain, tricks = line.split()
+        table.setdefault(declarer, {})[strain] = int(tricks)
+    assert len(tag.section) == 20
+    return DDTable.from_dict(table)
+
+
+def session_subset(tmp_path: Path, boards: int) -> Path:
+    with pbn.load_path(SESSION) as reader:
+        games = list(reader)[:boards]
+        directives = reader.directives
+    path = tmp_path / "subset.pbn"
+    path.write_text(pbn.dumps(games, directives=directives))
+    return path
+
+
+# ---- --format pbn ----------------------------------------------------------------------
+
+def test_pbn_output_reads_back_with_the_tables_and_par_of_every_board(capsys):
+    status, out, err = run(capsys, "table", PROBLEMS, "--format", "pbn", "-q")
+    assert (status, err) == (0, "")
+    reader = pbn.loads(out)
+    games = list(reader)
+    with pbn.load_path(PROBLEMS) as original_reader:
+        originals = list(original_reader)
+        assert reader.directives == original_reader.directives
+    assert len(games) == 6
+    for game, original in zip(games, originals):
+        assert result_table(game) == dd_table(game.deal)
+        # Everything else is as it was: other tags with their sections, the comments.
+        assert [t for t in game.tags if t.name not in NEW_TAGS] == \
+               [t for t in original.tags if t.name not in NEW_TAGS]
+        assert game.preamble == original.preamble
+        assert game.trailing_comments == original.trailing_comments
+    # Endings have no par; the full deals do: 7NT vulnerable in 5, 6NT not vulnerable in 6.
+    assert [g.tag("OptimumScore") for g in games] == [None] * 4 + ["NS 2220", "NS 990"]
+    assert games[4].tag("ParContract") == "NS 7NT="
+    for game in games[4:]:
+        expected = par_of(result_table(game), vul=game.vulnerable, dealer=game.dealer)
+        assert game.tag("OptimumScore") == cli.optimum_score_tag(expected)
+        assert game.tag("ParContract") == cli.par_contract_tag(expected)
+
+
+def test_pbn_output_of_session_boards_matches_the_facade_and_par(tmp_path, capsys):
+    path = session_subset(tmp_path, 2)
+    target = tmp_path / "out.pbn"
+    status, _, _ = run(capsys, "table", path, "--format", "pbn", "-o", target, "-j", "2", "-q")
+    assert status == 0
+    text = target.read_text()
+    assert text.startswith("% PBN 2.1\n% EXPORT\n[Event ")
+    games = read_games(text)
+    assert [g.board for g in games] == [1, 2]
+    for game in games:
+        table = dd_table(game.deal)
+        assert result_table(game) == table
+        expected = par_of(table, vul=game.vulnerable, dealer=game.dealer)
+        side, score = game.tag("OptimumScore").split()
+        assert (1 if side == "NS" else -1) * int(score) == expected.score
+        assert game.tag("ParContract") == cli.par_contract_tag(expected)
+        # The new tags follow the export tags, which keep their order.
+        assert game.names()[:15] == ["Event", "Site", "Date", "Board", "West", "North",
+                                     "East", "South", "Dealer", "Vulnerable", "Deal",
+                                     "Scoring", "Declarer", "Contract", "Result"]
+
+
+def test_pbn_output_writes_back_a_game_it_cannot_solve(tmp_path, capsys):
+    path = tmp_path / "mixed.pbn"
+    path.write_text('% PBN 2.1\n[Event "header"]\n[Note "no deal here"]\n\n'
+                    f'[Board "1"]\n[Deal "{ENDING}"]\n\n'
+                    '{closing words}\n')
+    status, out, err = run(capsys, "table", path, "--format", "pbn", "-q")
+    assert status == 1
+    assert f"{path}:2: no Deal tag" in err
+    reader = pbn.loads(out)
+    games = list(reader)
+    assert [g.tag("Event") for g in games] == ["header", None]
+    assert "OptimumResultTable" not in games[0]
+    assert result_table(games[1]) == dd_table(ENDING)
+    assert reader.epilogue == ["{closing words}"]
+
+
+def test_pbn_output_replaces_stale_tags(tmp_path, capsys):
+    path = tmp_path / "stale.pbn"
+    path.write_text('[Board "5"]\n[Dealer "N"]\n[Vulnerable "NS"]\n'
+                    '[Deal "N:AKQ.AKJ.AKQT.432 765.765.65.98765 432.432.432.AKQJ '
+                    'JT98.QT98.J987.T"]\n[OptimumScore "EW 50"]\n[ParContract "EW 1C"]\n'
+                    '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\nN NT 0\n')
+    status, out, _ = run(capsys, "table", path, "--format", "pbn", "-q")
+    assert status == 0
+    [game] = read_games(out)
+    assert game.names() == ["Board", "Dealer", "Vulnerable", "Deal", "OptimumScore",
+                            "ParContract", "OptimumResultTable"]
+    assert game.tag("OptimumScore") == "NS 2220"
+    assert result_table(game) == dd_table(game.deal)
+
+
+def test_par_tag_forms():
+    table = DDTable.from_dict({"N": {"NT": 9, "S": 5, "H": 7, "D": 5, "C": 9},
+                               "E": {"NT": 4, "S": 7, "H": 5, "D": 8, "C": 4},
+                               "S": {"NT": 9, "S": 5, "H": 7, "D": 5, "C": 9},
+                               "W": {"NT": 4, "S": 7, "H": 5, "D": 8, "C": 4}})
+    sacrifice = par_of(table, vul="none", dealer="N")     # 4DEWx-2, 300 to NS
+    assert cli.optimum_score_tag(sacrifice) == "NS 300"
+    assert cli.par_contract_tag(sacrifice) == "EW 4DX-2"
+    flat = DDTable.from_dict({d: {s: 6 for s in ("S", "H", "D", "C", "NT")}
+                              for d in "NESW"})
+    passed = par_of(flat, vul="none", dealer="N")
+    assert (cli.optimum_score_tag(passed), cli.par_contract_tag(passed)) == ("NS 0", "Pass")
+    ew = par_of(DDTable(tuple(tuple(13 - n for n in row) for row in
+                              dd_table("N:AKQ.AKJ.AKQT.432 765.765.65.98765 "
+                                       "432.432.432.AKQJ JT98.QT98.J987.T").rows)),
+                vul="none", dealer="N")
+    assert cli.optimum_score_tag(ew).startswith("EW ")
+
+
+# ---- the results store -------------------------------------------------------------------
+
+def test_db_saves_every_table_and_a_second_run_solves_nothing(tmp_path, capsys, monkeypatch):
+    db = tmp_path / "tables.sqlite"
+    status, first, err = run(capsys, "table", PROBLEMS, "--format", "json", "--db", db)
+    assert status == 0
+    assert f"0 from {db}, 6 solved now" in err
+    with ResultStore(db) as store:
+        assert len(store) == 6
+        assert store.meta()["schema"] == str(SCHEMA_VERSION)
+
+    def no_solving(deals, **kwargs):
+        assert list(deals) == [], "a stored deal was solved again"
+        return iter(())
+
+    monkeypatch.setattr(cli, "iter_dd_tables", no_solving)
+    status, second, err = run(capsys, "table", PROBLEMS, "--format", "json", "--db", db,
+                              "--resume")
+    assert status == 0
+    assert second == first
+    assert "resuming with 6 tables" in err and f"6 from {db}, 0 solved now" in err
+
+
+def test_db_finds_a_deal_written_from_another_seat(tmp_path, capsys, monkeypatch):
+    db = tmp_path / "tables.sqlite"
+    first = tmp_path / "a.pbn"
+    first.write_text(f'[Board "1"]\n[Deal "{ENDING}"]\n')
+    rotated = tmp_path / "b.pbn"
+    rotated.write_text('[Board "1"]\n[Deal "E:..KQ.K 4..2.A K3.Q.. A2.J.."]\n')
+    assert run(capsys, "table", first, "--db", db, "-q")[0] == 0
+    monkeypatch.setattr(cli, "iter_dd_tables", lambda deals, **kw: iter(()) if not list(deals)
+                        else pytest.fail("solved again"))
+    status, out, _ = run(capsys, "table", rotated, "--db", db, "-q", "--format", "json")
+    assert status == 0
+    assert json.loads(out)[0]["dd"] == dd_table(ENDING).to_dict()
+
+
+def test_a_deal_twice_in_one_run_is_solved_once(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "twice.pbn"
+    path.write_text(f'[Board "1"]\n[Deal "{ENDING}"]\n\n[Board "2"]\n[Deal "{ENDING}"]\n')
+    real = cli.iter_dd_tables
+    asked = []
+
+    def counting(deals, **kwargs):
+        deals = list(deals)
+        asked.extend(deals)
+        return real(deals, **kwargs)
+
+    monkeypatch.setattr(cli, "iter_dd_tables", counting)
+    status, out, _ = run(capsys, "table", path, "-q", "--format", "json")
+    assert status == 0 and len(json.loads(out)) == 2 and len(asked) == 1
+
+
+def interrupt_after(monkeypatch, boards: int) -> None:
+    """Ctrl-C arrives just after the ``boards``-th table is saved."""
+    real_put = ResultStore.put_table
+    count = 0
+
+    def put(self, key, table):
+        nonlocal count
+        real_put(self, key, table)
+        count += 1
+        if count == boards:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(ResultStore, "put_table", put)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "pbn"])
+def test_interrupted_run_resumes_to_the_same_output(tmp_path, capsys, monkeypatch, fmt):
+    reference = tmp_path / f"reference.{fmt}"
+    assert run(capsys, "table", PROBLEMS, "--format", fmt, "-o", reference, "-q")[0] == 0
+
+    db = tmp_path / "tables.sqlite"
+    out = tmp_path / f"out.{fmt}"
+    with monkeypatch.context() as patch:
+        interrupt_after(patch, 3)
+        status, _, err = run(capsys, "table", PROBLEMS, "--format", fmt, "-o", out,
+                             "--db", db, "-j", "1")
+    assert status == 130
+    assert "interrupted after" in err and "3 new tables saved" in err and "--resume" in err
+    assert "Traceback" not in err
+    with ResultStore(db) as store:
+        assert len(store) == 3
+
+    status, _, err = run(capsys, "table", PROBLEMS, "--format", fmt, "-o", out, "--db", db,
+                         "--resume", "-j", "2")
+    assert status == 0
+    assert f"3 from {db}, 3 solved now" in err
+    assert out.read_text() == reference.read_text()
+
+
+def test_ctrl_c_on_a_real_run_keeps_what_was_solved(tmp_path):
+    """The whole path: a subprocess solving full deals gets SIGINT once the store holds a
+    table, exits 130 with a message, and the resumed run completes the output."""
+    path = session_subset(tmp_path, 3)
+    db = tmp_path / "tables.sqlite"
+    out = tmp_path / "out.json"
+    argv = [sys.executable, "-m", "ddsolver", "table", str(path), "--format", "json",
+            "-o", str(out), "--db", str(db), "-j", "1"]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if db.exists():
+                try:
+                    with sqlite3.connect(db) as con:
+                        if con.execute("SELECT COUNT(*) FROM dd_tables").fetchone()[0] >= 1:
+                            break
+                except sqlite3.Error:
+                    pass
+            time.sleep(0.05)
+        else:
+            pytest.fail("no table was saved within a minute")
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    if proc.returncode == 0:
+        pytest.skip("the run finished before the signal arrived")
+    assert proc.returncode == 130, err
+    assert "interrupted after" in err and "--resume" in err and "Traceback" not in err
+    with sqlite3.connect(db) as con:
+        saved = con.execute("SELECT COUNT(*) FROM dd_tables").fetchone()[0]
+    assert 1 <= saved < 3
+
+    resumed = subprocess.run(argv + ["--resume"], capture_output=True, text=True, env=env,
+                             timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{saved} from {db}" in resumed.stderr
+    records = json.loads(out.read_text())
+    with pbn.load_path(path) as reader:
+        games = list(reader)
+    assert [r["board"] for r in records] == [1, 2, 3]
+    for record, game in zip(records, games):
+        assert record["dd"] == dd_table(game.deal).to_dict()
+
+
+def test_resume_without_db_or_with_a_missing_db_is_a_usage_error(tmp_path, capsys):
+    status, _, err = run(capsys, "table", PROBLEMS, "--resume")
+    assert status == 2 and "--resume needs --db" in err
+    missing = tmp_path / "none.sqlite"
+    status, _, err = run(capsys, "table", PROBLEMS, "--resume", "--db", missing)
+    assert status == 2 and "nothing to resume" in err
+    assert not missing.exists()
+
+
+def test_db_that_is_not_a_store_is_refused_plainly(tmp_path, capsys):
+    text_file = tmp_path / "notes.txt"
+    text_file.write_text("these are not tables\n" * 100)
+    status, _, err = run(capsys, "table", PROBLEMS, "--db", text_file)
+    assert status == 2
+    assert err.startswith("ddsolver table: error: ") and "not a ddsolver results store" in err
+    assert len(err.strip().splitlines()) == 1
+
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as con:
+        con.execute("CREATE TABLE t (x)")
+    con.close()
+    status, _, err = run(capsys, "table", PROBLEMS, "--db", other)
+    assert status == 2 and "not a ddsolver results store" in err
+
+
+def test_db_from_a_newer_ddsolver_is_refused(tmp_path, capsys):
+    db = tmp_path / "tables.sqlite"
+    ResultStore(db).close()
+    con = sqlite3.connect(db)
+    con.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    con.commit()
+    con.close()
+    status, _, err = run(capsys, "table", PROBLEMS, "--db", db)
+    assert status == 2 and "newer ddsolver" in err
+
+
+def test_store_round_trips_a_table(tmp_path):
+    table = dd_table(ENDING)
+    with ResultStore(tmp_path / "s.sqlite") as store:
+        store.put_table("key", table)
+    with ResultStore(tmp_path / "s.sqlite", must_exist=True) as store:
+        assert store.tables(["key", "other"]) == {"key": table}
+
+
+def test_table_help_describes_db_resume_and_pbn(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["table", "--help"])
+    text = capsys.readouterr().out
+    for word in ("--db", "--resume", "pbn", "OptimumResultTable", "130"):
+        assert word in text
