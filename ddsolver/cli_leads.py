@@ -1,0 +1,377 @@
+"""``ddsolver leads``: Monte-Carlo opening-lead analysis on the command line.
+
+Two ways in:
+
+* one hand: ``ddsolver leads --hand "KQ72.J83.T94.A65" --contract 4S --declarer S --vul none``
+  with constraints on the hidden hands (``--north "15-17 hcp, balanced"``; a PBN hand such as
+  ``--north "AJ3.KQ2.A876.K54"`` makes that hand known);
+* PBN files: ``ddsolver leads FILE.pbn`` analyses every board that names a contract and a
+  declarer, from the real opening leader's hand (the other hands hidden); a board that
+  cannot be analysed is reported as ``FILE:LINE: reason`` and the run goes on.
+
+Exit status: 0 all went well, 1 some boards could not be analysed, 2 a usage error (bad
+option, malformed hand, contract or constraint, impossible constraints on the one hand).
+Errors are one plain line on stderr, never a traceback.
+
+The command registers itself with :func:`add_parser` (``ddsolver/cli.py`` calls it) and runs
+through :func:`run`; :func:`main` runs it on its own (``python -m ddsolver.cli_leads ...``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from typing import Callable, TextIO
+
+from cardgames import pbn
+from cardgames.cards import Seat
+from cardgames.errors import CardgamesError, PBNError
+from cardgames.hands import Hand
+from cardgames.scoring import Contract, Vulnerability, board_vulnerability
+
+from .leads import CRITERIA, LeadReport, analyse_leads
+from .solver import DEFAULT_TT_MB
+
+__all__ = ["add_parser", "run", "main"]
+
+PROG = "ddsolver leads"
+
+_EXAMPLES = """\
+examples:
+  ddsolver leads --hand KQ72.J83.T94.A65 --contract 4S --declarer S --vul none \\
+      --samples 1000 --seed 1
+  ddsolver leads --leader W --hand KQ72.J83.T94.A65 --contract 3NT --declarer S \\
+      --south "15-17 hcp, balanced" --north "8-9 hcp, spades<=3, hearts<=3" --jobs 2
+  ddsolver leads --hand KQ72.J83.T94.A65 --contract 4HX --declarer S --vul both \\
+      --east "hcp<=5" --sort p_set --format json --save-deals leads.pbn
+  ddsolver leads data/session.pbn --samples 200 --seed 1 --format csv
+
+constraint syntax (comma = and; "or" binds tighter; "not" negates one term):
+  15-17 hcp   12+ hcp   hcp>=12   hcp<=10   5+ spades   4-5 hearts   spades>=4
+  clubs<=2    4333 (any order)   4=4=3=2 (exact S=H=D=C)   balanced   unbalanced
+  holds SA    lacks SK HA        any
+"""
+
+_HAND = re.compile(r"^[AKQJT98765432]*(\.[AKQJT98765432]*){3}$", re.IGNORECASE)
+
+
+class _Usage(Exception):
+    """A bad command line: one line on stderr, exit 2."""
+
+
+def add_parser(commands: argparse._SubParsersAction,
+               formatter: type[argparse.HelpFormatter] = argparse.RawDescriptionHelpFormatter
+               ) -> argparse.ArgumentParser:
+    """Add the ``leads`` subcommand to ``commands`` (an ``add_subparsers()`` result)."""
+    p = commands.add_parser(
+        "leads", formatter_class=formatter, epilog=_EXAMPLES,
+        help="Monte-Carlo opening-lead analysis: deal the hidden hands, score every lead",
+        description="Deal the hands the opening leader cannot see at random (under\n"
+                    "constraints from the auction), solve each deal double-dummy for every\n"
+                    "lead, and rank the leads: mean tricks, chance to beat the contract,\n"
+                    "score, and paired differences from the best lead in tricks, IMPs and\n"
+                    "matchpoints.  Leads marked '=' cannot be told apart from the best.")
+    p.add_argument("files", nargs="*", metavar="FILE.pbn",
+                   help="PBN files: analyse every board with a contract and declarer")
+    p.add_argument("--hand", metavar="PBN",
+                   help="the opening leader's hand, e.g. KQ72.J83.T94.A65")
+    p.add_argument("--leader", metavar="SEAT",
+                   help="the opening leader (must be declarer's left-hand opponent)")
+    p.add_argument("--contract", metavar="C", help="the contract, e.g. 4S, 3NTX, 6HXX")
+    p.add_argument("--declarer", metavar="SEAT", help="declarer: N, E, S or W")
+    p.add_argument("--vul", default="none", metavar="V",
+                   help="vulnerability: none, NS, EW or both (default none)")
+    for seat in ("north", "east", "south", "west"):
+        p.add_argument(f"--{seat}", metavar="C",
+                       help=f"constraint on {seat.title()}'s hand, or the hand itself (PBN)")
+    p.add_argument("-n", "--samples", type=_positive_int, default=1000, metavar="N",
+                   help="deals to solve per board (the most, with --stop-z; default 1000)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="random seed: the same seed gives the same deals and report")
+    p.add_argument("-j", "--jobs", type=_positive_int, default=1, metavar="N",
+                   help="solver threads (default 1); the report does not depend on it")
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text",
+                   help="output format (default text)")
+    p.add_argument("--sort", choices=CRITERIA, default="mean",
+                   help="rank leads by mean tricks, chance to set, or mean score "
+                        "(default mean); the first is 'the best'")
+    p.add_argument("--stop-z", type=float, default=None, metavar="Z",
+                   help="stop early once the best lead is Z paired SEs clear of every other")
+    p.add_argument("--batch", type=_positive_int, default=100, metavar="N",
+                   help="with --stop-z: deals between checks (default 100)")
+    p.add_argument("--save-deals", metavar="FILE.pbn",
+                   help="write every sampled deal, with each lead's tricks, as PBN")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    p.add_argument("--tt-mb", type=_positive_int, default=DEFAULT_TT_MB, metavar="MB",
+                   help=f"transposition-table size per thread (default {DEFAULT_TT_MB})")
+    p.add_argument("--max-seconds", type=float, default=60.0, metavar="S",
+                   help="dealing time budget per batch before giving up on rare "
+                        "constraints (default 60)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+    return p
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+# ---- the pieces of one analysis -------------------------------------------------------------
+
+def _seat_options(args: argparse.Namespace, leader: Seat | None
+                  ) -> tuple[dict[Seat, str], dict[Seat, Hand]]:
+    """Constraints and known hands from --north/--east/--south/--west."""
+    constraints: dict[Seat, str] = {}
+    known: dict[Seat, Hand] = {}
+    for seat in Seat:
+        value = getattr(args, seat.name.lower(), None)
+        if value is None:
+            continue
+        if leader is not None and seat == leader:
+            raise _Usage(f"--{seat.name.lower()} describes the opening leader, whose hand is "
+                         f"known (--hand or the PBN deal)")
+        if _HAND.match(value.strip()):
+            try:
+                known[seat] = Hand.from_pbn(value.strip())
+            except CardgamesError as err:
+                raise _Usage(f"--{seat.name.lower()}: {err}") from None
+        else:
+            constraints[seat] = value
+    return constraints, known
+
+
+def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
+             constraints, known, label: str) -> LeadReport:
+    bar = _progress_bar(args, label)
+    try:
+        return analyse_leads(hand, contract, declarer, vul, constraints=constraints, known=known,
+                             samples=args.samples, seed=args.seed, jobs=args.jobs,
+                             criterion=args.sort, stop_z=args.stop_z, batch=args.batch,
+                             tt_mb=args.tt_mb, max_seconds=args.max_seconds,
+                             keep_deals=args.save_deals is not None,
+                             progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _progress_bar(args, label: str):
+    if args.quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+    return tqdm(total=args.samples, desc=label, unit=" deals", file=sys.stderr, leave=False)
+
+
+# ---- output ---------------------------------------------------------------------------------
+
+class _Output:
+    """Collects the reports and writes them in the chosen format."""
+
+    def __init__(self, fmt: str, out: TextIO, many: bool):
+        self.fmt = fmt
+        self.out = out
+        self.many = many
+        self.json_items: list[dict] = []
+        self.csv_header = True
+
+    def add(self, report: LeadReport, where: dict | None) -> None:
+        if self.fmt == "json":
+            item = report.to_dict()
+            if where:
+                item = {**where, **item}
+            if self.many:
+                self.json_items.append(item)
+            else:
+                self.out.write(json.dumps(item, indent=2) + "\n")
+        elif self.fmt == "csv":
+            text = report.to_csv(header=self.csv_header)
+            if self.many:
+                lines = text.splitlines()
+                prefix = ",".join(str(where.get(k, "")) for k in ("source", "line", "board"))
+                if self.csv_header:
+                    lines[0] = "source,line,board," + lines[0]
+                    body = lines[1:]
+                    self.out.write(lines[0] + "\n")
+                else:
+                    body = lines
+                for line in body:
+                    self.out.write(f"{prefix},{line}\n")
+            else:
+                self.out.write(text)
+            self.csv_header = False
+        else:
+            if where:
+                board = f" board {where['board']}" if where.get("board") is not None else ""
+                self.out.write(f"{where['source']}:{where['line']}{board}\n")
+            self.out.write(report.to_text() + "\n\n")
+        self.out.flush()
+
+    def finish(self) -> None:
+        if self.fmt == "json" and self.many:
+            self.out.write(json.dumps(self.json_items, indent=2) + "\n")
+
+
+# ---- the two modes --------------------------------------------------------------------------
+
+def _one_hand(args, output: _Output, games: list[pbn.Game]) -> int:
+    if not args.hand or not args.contract:
+        raise _Usage("give --hand and --contract (and --declarer), or PBN files")
+    try:
+        hand = Hand.from_pbn(args.hand.strip())
+        contract = Contract.parse(args.contract)
+        if contract is None:
+            raise _Usage("a passed-out board has no opening lead")
+        declarer = Seat.parse(args.declarer) if args.declarer else contract.declarer
+        if declarer is None:
+            raise _Usage("give --declarer (or a contract with its declarer, like 4SN)")
+        if contract.declarer is not None and contract.declarer != declarer:
+            raise _Usage(f"--contract {args.contract} names declarer "
+                         f"{contract.declarer.letter}, --declarer says {declarer.letter}")
+        if args.leader is not None and Seat.parse(args.leader) != declarer.lho:
+            raise _Usage(f"the opening leader is declarer's left-hand opponent, "
+                         f"{declarer.lho.letter}, not {Seat.parse(args.leader).letter}")
+        vul = Vulnerability.parse(args.vul)
+    except CardgamesError as err:
+        raise _Usage(str(err)) from None
+    if len(hand) != 13:
+        raise _Usage(f"--hand must hold 13 cards, not {len(hand)}")
+    constraints, known = _seat_options(args, declarer.lho)
+    try:
+        report = _analyse(args, hand, contract, declarer, vul, constraints, known, "deals")
+    except CardgamesError as err:
+        raise _Usage(str(err)) from None
+    output.add(report, None)
+    games += report.games() if args.save_deals else []
+    return 0
+
+
+def _board_games(report: LeadReport, source: str, board: int | None) -> list[pbn.Game]:
+    out = []
+    for g in report.games():
+        g.set_tag("Event", f"ddsolver leads: {source} board {board if board is not None else '?'}")
+        out.append(g)
+    return out
+
+
+def _files(args, output: _Output, games: list[pbn.Game], report_error: Callable[[str], None]
+           ) -> int:
+    if args.hand or args.contract or args.declarer or args.leader:
+        raise _Usage("with PBN files, the hand, contract and declarer come from each board; "
+                     "drop --hand/--contract/--declarer/--leader")
+    failed = 0
+
+    def on_error(err: PBNError) -> None:
+        nonlocal failed
+        failed += 1
+        report_error(str(err))
+
+    for path in args.files:
+        try:
+            reader = pbn.load_path(path, strict=False, validate=False, on_error=on_error)
+            with reader:
+                for game in reader:
+                    where = f"{path}:{game.line}" if game.line is not None else path
+                    try:
+                        result = _board(args, game, path, output)
+                    except (CardgamesError, _Usage) as err:
+                        failed += 1
+                        report_error(f"{where}: {err}")
+                        continue
+                    if result is not None and args.save_deals:
+                        games += _board_games(result, path, game.board)
+        except OSError as err:
+            raise _Usage(f"cannot read {path}: {err.strerror or err}") from None
+    return 1 if failed else 0
+
+
+def _board(args, game: pbn.Game, path: str, output: _Output) -> LeadReport | None:
+    """Analyse one board; None when it has nothing to analyse (no contract: skipped quietly
+    only for a passed-out board)."""
+    contract_text = game.contract
+    if contract_text is None:
+        raise CardgamesError("no contract")
+    contract = Contract.parse(contract_text)
+    if contract is None:
+        return None  # passed out: no lead to choose
+    declarer = game.declarer
+    if declarer is None:
+        raise CardgamesError("no declarer")
+    deal = game.deal
+    if deal is None:
+        raise CardgamesError("no deal")
+    leader = declarer.lho
+    hand = deal[leader]
+    if hand is None or len(hand) != 13:
+        raise CardgamesError(f"the opening leader {leader.letter}'s hand is not known")
+    vul_text = game.vulnerable
+    if vul_text is not None:
+        vul = Vulnerability.parse(vul_text)
+    elif game.board is not None and game.board >= 1:
+        vul = board_vulnerability(game.board)
+    else:
+        vul = Vulnerability.NONE
+    constraints, known = _seat_options(args, leader)
+    report = _analyse(args, hand, Contract(contract.level, contract.strain, contract.doubled,
+                                           declarer), declarer, vul, constraints, known,
+                      f"board {game.board}")
+    output.add(report, {"source": path, "line": game.line, "board": game.board})
+    return report
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``ddsolver leads`` on parsed arguments; the exit status (0, 1 or 2)."""
+    def report_error(text: str) -> None:
+        print(f"{PROG}: {text}", file=sys.stderr)
+
+    try:
+        out = sys.stdout
+        if args.output:
+            try:
+                out = open(args.output, "w", encoding="utf-8")
+            except OSError as err:
+                raise _Usage(f"cannot write {args.output}: {err.strerror or err}") from None
+        try:
+            output = _Output(args.format, out, many=bool(args.files))
+            games: list[pbn.Game] = []
+            if args.files:
+                status = _files(args, output, games, report_error)
+            else:
+                status = _one_hand(args, output, games)
+            output.finish()
+        finally:
+            if out is not sys.stdout:
+                out.close()
+        if args.save_deals:
+            try:
+                with open(args.save_deals, "w", encoding="utf-8") as fp:
+                    pbn.dump(games, fp)
+            except OSError as err:
+                raise _Usage(f"cannot write {args.save_deals}: {err.strerror or err}") from None
+        return status
+    except _Usage as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``ddsolver leads`` on its own (for tests, and before it is wired into ``ddsolver``)."""
+    parser = argparse.ArgumentParser(prog="ddsolver")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add_parser(commands)
+    args = parser.parse_args(["leads", *(sys.argv[1:] if argv is None else argv)])
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

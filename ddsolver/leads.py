@@ -1,0 +1,587 @@
+"""Monte-Carlo opening-lead analysis: which card should the opening leader choose?
+
+The leader sees only their own hand (and perhaps constraints from the auction on the others).
+:func:`analyse_leads` deals the hidden hands at random under those constraints
+(:mod:`cardgames.dealing`), solves every sampled deal once for all leads (one all-card
+double-dummy solve, :meth:`ddsolver.Solver.card_scores` at trick one), and summarises each
+lead over the sample:
+
+>>> report = analyse_leads("KQ72.J83.T94.A65", "4S", "S", "none", samples=20, seed=1)
+>>> report.leader, report.samples, len(report.rows) <= 13
+(Seat.WEST, 20, True)
+
+**Equivalent leads.**  Cards of one suit that touch in the leader's hand (KQ, or T98: no
+rank between them, in the whole deck) are the same lead in every deal: whatever the hidden
+hands, nobody else holds a card between them, so a double-dummy solver gives them the same
+score.  They form one row, labelled ``SK/SQ``.  Touching is judged in the full deck, not in
+the leader's hand alone: the K and J of KJ are not grouped even when the queen is known to be
+elsewhere, because the queen's holder changes the play.  The solver's scores are checked to
+be equal within each group on every deal (a mismatch raises ``RuntimeError``).
+
+**Statistics per lead** (defence's view; ``N`` deals; z = 1.96 unless told):
+
+* ``mean``, ``var`` (sample variance, ``N - 1`` divisor), ``sd``, ``se = sd / sqrt(N)`` and the
+  normal 95% interval ``mean +- z se`` of the defence's double-dummy tricks;
+* ``p_set``, the share of deals on which the lead beats the contract, with its Wilson
+  interval (which stays inside [0, 1] and behaves at 0% and 100%);
+* ``score``, the defence's mean score (:func:`cardgames.scoring.score`, negated), with its SE;
+* comparisons with the **best** lead, the row that ranks first by the chosen ``criterion``
+  (``"mean"`` tricks, ``"p_set"``, or ``"score"``), on the same deals (paired, which removes
+  the deal-to-deal variation both leads share): the mean difference in tricks, in IMPs
+  (:func:`cardgames.scoring.imps` of the score difference on each deal) and in matchpoints,
+  each with its paired SE (the SD of the per-deal differences over ``sqrt(N)``);
+* matchpoints: ``mp_vs_best`` is the percentage this lead scores against the best lead alone
+  (each deal: 100 when it scores more, 50 when equal, 0 when less), so the best lead has 50
+  and a lead the data cannot tell apart sits near 50; ``mp_field`` is the lead's matchpoint
+  percentage in a field made of every lead group, averaged over the deals;
+* ``close``: True when the data cannot tell this lead apart from the best by the criterion's
+  own measure (tricks, set-or-not, or score): the paired difference is within ``z`` paired
+  SEs of zero.  The best lead is always ``close``.
+
+**Stopping early.**  With ``stop_z``, sampling goes in batches of ``batch`` deals and stops,
+after at least ``min_samples``, as soon as every other lead is more than ``stop_z`` paired SEs
+worse than the best; ``samples`` is then the maximum.  Looking after every batch makes a
+false "clear" more likely than a single look at the end would, so use a larger ``stop_z``
+(2.5 to 3) than the confidence level you want.
+
+**Reproducibility.**  Deals come from ``numpy.random.default_rng(seed)`` in the main thread
+and are dealt before they are solved; results are kept in sample order, so the report is the
+same for the same seed whatever ``jobs`` is.  ``jobs`` threads each own a
+:class:`~ddsolver.Solver` (the core releases the GIL while it searches).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from cardgames import pbn
+from cardgames.cards import Card, CardLike, Seat, SeatLike
+from cardgames.dealing import Constraint, Sampler, _coerce
+from cardgames.errors import CardgamesError
+from cardgames.hands import Deal, Hand
+from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, imps, score
+
+from .solver import DEFAULT_TT_MB, Solver
+
+__all__ = ["LeadRow", "LeadReport", "analyse_leads", "summarise_leads", "lead_groups",
+           "CRITERIA", "Z95"]
+
+#: The two-sided 95% normal quantile.
+Z95 = 1.959963984540054
+#: The measures a report can rank leads by.
+CRITERIA = ("mean", "p_set", "score")
+
+
+def lead_groups(hand: Hand | str) -> list[tuple[Card, ...]]:
+    """The leader's cards split into equivalent leads: runs of touching cards of one suit
+    (no rank between them in the deck), highest first, suits in the order S H D C.
+
+    >>> ["/".join(map(str, g)) for g in lead_groups("KQ72.J83.T98.A")]
+    ['SK/SQ', 'S7', 'S2', 'HJ', 'H8', 'H3', 'DT/D9/D8', 'CA']
+    """
+    if isinstance(hand, str):
+        hand = Hand.from_pbn(hand)
+    groups: list[tuple[Card, ...]] = []
+    for s in range(4):
+        run: list[Card] = []
+        for card in hand.suit_cards(s):
+            if run and run[-1].rank - card.rank != 1:
+                groups.append(tuple(run))
+                run = []
+            run.append(card)
+        if run:
+            groups.append(tuple(run))
+    return groups
+
+
+# ---- the rows and the report ------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class LeadRow:
+    """One lead (a group of equivalent cards) summarised over the sample; see the module
+    docstring for each measure.  Tricks and scores are the defence's."""
+
+    cards: tuple[Card, ...]        # the equivalent cards, highest first
+    label: str                     # "SK/SQ"
+    n: int                         # deals
+    mean: float                    # mean defence tricks
+    var: float                     # sample variance (N - 1 divisor); NaN for one deal
+    sd: float                      # its square root
+    se: float                      # sd / sqrt(N)
+    ci: tuple[float, float]        # mean -+ z se
+    p_set: float                   # share of deals on which the contract goes down
+    p_set_ci: tuple[float, float]  # Wilson interval
+    score: float                   # defence's mean score
+    score_se: float
+    diff_tricks: float             # mean (this lead - best lead) tricks, same deals
+    diff_tricks_se: float          # paired SE
+    diff_imps: float               # mean IMPs of (this lead's score - best lead's score)
+    diff_imps_se: float
+    mp_vs_best: float              # % against the best lead alone (best = 50)
+    mp_vs_best_se: float
+    mp_field: float                # % in the field of all lead groups
+    mp_field_se: float
+    best: bool                     # the first row by the criterion
+    close: bool                    # cannot be told apart from the best (within z SE)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["cards"] = [str(c) for c in self.cards]
+        d["ci"] = list(self.ci)
+        d["p_set_ci"] = list(self.p_set_ci)
+        return {k: _json_number(v) for k, v in d.items()}
+
+
+def _json_number(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, list):
+        return [_json_number(x) for x in v]
+    return v
+
+
+_CSV_FIELDS = ("label", "n", "mean", "var", "sd", "se", "ci_low", "ci_high", "p_set",
+               "p_set_low", "p_set_high", "score", "score_se", "diff_tricks", "diff_tricks_se",
+               "diff_imps", "diff_imps_se", "mp_vs_best", "mp_vs_best_se", "mp_field",
+               "mp_field_se", "best", "close")
+
+
+@dataclass(frozen=True)
+class LeadReport:
+    """The result of :func:`analyse_leads`: one :class:`LeadRow` per lead, best first by
+    ``criterion``, and what produced them.
+
+    ``card_tricks[i][j]`` is the defence's tricks on deal ``i`` when the leader leads
+    ``hand_cards[j]`` (every card, not just one per group), and ``deals[i]`` the deal (kept
+    unless ``keep_deals=False``), so any figure can be checked.
+    """
+
+    hand: Hand
+    contract: Contract
+    declarer: Seat
+    vulnerability: Vulnerability
+    criterion: str
+    z: float
+    rows: tuple[LeadRow, ...]
+    samples: int
+    attempts: int
+    acceptance_rate: float
+    seed: int | None
+    constraints: dict[str, str] = field(default_factory=dict)
+    hand_cards: tuple[Card, ...] = ()
+    card_tricks: np.ndarray | None = field(default=None, repr=False, compare=False)
+    deals: tuple[Deal, ...] = field(default=(), repr=False, compare=False)
+    stopped_early: bool = False
+
+    @property
+    def leader(self) -> Seat:
+        return self.declarer.lho
+
+    @property
+    def best(self) -> LeadRow:
+        return self.rows[0]
+
+    def row(self, card: CardLike) -> LeadRow:
+        """The row holding ``card``."""
+        c = Card.parse(card)
+        for r in self.rows:
+            if c in r.cards:
+                return r
+        raise KeyError(f"{c} is not in the leader's hand")
+
+    # ---- output ---------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "contract": self.contract.call, "declarer": self.declarer.letter,
+            "leader": self.leader.letter, "vulnerable": str(self.vulnerability),
+            "hand": self.hand.to_pbn(), "constraints": dict(self.constraints),
+            "samples": self.samples, "attempts": self.attempts,
+            "acceptance_rate": self.acceptance_rate, "seed": self.seed,
+            "criterion": self.criterion, "z": self.z, "stopped_early": self.stopped_early,
+            "rows": [r.to_dict() for r in self.rows],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The report as JSON (NaN written as null)."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def to_csv(self, *, header: bool = True) -> str:
+        """One line per lead, the columns of ``_CSV_FIELDS``."""
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        if header:
+            w.writerow(_CSV_FIELDS)
+        for r in self.rows:
+            w.writerow([r.label, r.n, *(_fmt(x) for x in (
+                r.mean, r.var, r.sd, r.se, r.ci[0], r.ci[1], r.p_set, r.p_set_ci[0],
+                r.p_set_ci[1], r.score, r.score_se, r.diff_tricks, r.diff_tricks_se,
+                r.diff_imps, r.diff_imps_se, r.mp_vs_best, r.mp_vs_best_se, r.mp_field,
+                r.mp_field_se)), int(r.best), int(r.close)])
+        return out.getvalue()
+
+    def to_text(self) -> str:
+        """A readable table, best lead first."""
+        vul = str(self.vulnerability)
+        lines = [f"Opening lead by {self.leader.letter} from {self.hand.to_pbn()} against "
+                 f"{self.contract.call} by {self.declarer.letter}, vulnerable: {vul}"]
+        cons = "; ".join(f"{k}: {v}" for k, v in self.constraints.items()) or "none"
+        stop = ", stopped early: best lead clear" if self.stopped_early else ""
+        lines.append(f"{self.samples} deals, seed {self.seed}, acceptance rate "
+                     f"{100 * self.acceptance_rate:.3g}% ({self.attempts:,} dealt){stop}; "
+                     f"constraints: {cons}")
+        lines.append(f"best by {self.criterion}; '=' marks leads within {self.z:g} paired SE "
+                     f"of the best; differences are paired, on the same deals")
+        head = (f"{'lead':<10}{'tricks':>7}{'95% CI':>13}{'sd':>6}{'set%':>7}{'95% CI':>13}"
+                f"{'score':>8}{'dtricks':>9}{'±se':>6}{'dIMPs':>7}{'±se':>6}{'MPvsBest':>9}"
+                f"{'MPfield':>8}")
+        lines += ["", head, "-" * len(head)]
+        for r in self.rows:
+            mark = "*" if r.best else ("=" if r.close else " ")
+            lines.append(
+                f"{mark}{r.label:<9}{r.mean:>7.3f}{_pair(r.ci, 2):>13}{_f(r.sd, 2):>6}"
+                f"{100 * r.p_set:>7.1f}{_pair(r.p_set_ci, 1, 100):>13}{r.score:>8.1f}"
+                f"{r.diff_tricks:>+9.3f}{_f(r.diff_tricks_se, 3):>6}{r.diff_imps:>+7.2f}"
+                f"{_f(r.diff_imps_se, 2):>6}{r.mp_vs_best:>9.1f}{r.mp_field:>8.1f}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def games(self) -> list[pbn.Game]:
+        """Every sampled deal as a PBN game, with the defence's tricks for each lead in a
+        ``LeadTricks`` tag (``"SK:4 SQ:4 S7:3 ..."``)."""
+        if self.card_tricks is None or len(self.deals) != self.samples:
+            raise ValueError("the report kept no deals (analyse_leads(keep_deals=False))")
+        games = []
+        note = (f"{{defence's double-dummy tricks for each opening lead by "
+                f"{self.leader.letter}}}")
+        for i, deal in enumerate(self.deals):
+            g = pbn.Game(line=None)
+            g.set_tag("Event", "ddsolver leads")
+            g.set_tag("Board", str(i + 1))
+            g.set_tag("Vulnerable", str(self.vulnerability))
+            g.set_tag("Deal", deal.to_pbn(self.leader))
+            g.set_tag("Declarer", self.declarer.letter)
+            g.set_tag("Contract", self.contract.call)
+            value = " ".join(f"{c}:{int(t)}" for c, t in zip(self.hand_cards,
+                                                              self.card_tricks[i]))
+            games.append(pbn.Game([*g.tags, pbn.Tag("LeadTricks", value, comments=(note,))]))
+        return games
+
+    def to_pbn(self) -> str:
+        return pbn.dumps(self.games())
+
+
+def _f(x: float, digits: int) -> str:
+    return "-" if not math.isfinite(x) else f"{x:.{digits}f}"
+
+
+def _pair(p: tuple[float, float], digits: int, scale: float = 1.0) -> str:
+    return f"{_f(p[0] * scale, digits)}-{_f(p[1] * scale, digits)}"
+
+
+def _fmt(x: float) -> str:
+    return "" if not math.isfinite(x) else repr(float(x))
+
+
+# ---- the statistics -------------------------------------------------------------------------
+
+def _mean_se(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column means and standard errors (N - 1 divisor; NaN SE for one row)."""
+    n = x.shape[0]
+    mean = x.mean(axis=0)
+    if n < 2:
+        return mean, np.full(x.shape[1:], np.nan)
+    return mean, x.std(axis=0, ddof=1) / math.sqrt(n)
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion.
+
+    >>> [round(x, 4) for x in wilson_interval(0, 10)]
+    [0.0, 0.2775]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _rows(tricks: np.ndarray, groups: Sequence[tuple[Card, ...]], contract: Contract,
+          declarer_vul: bool, criterion: str, z: float) -> tuple[list[LeadRow], int]:
+    """Rows for ``tricks`` (N deals x G groups, defence's tricks), best first; and the
+    index of the best group."""
+    n, g = tricks.shape
+    x = tricks.astype(float)
+    # defence's score for 0..13 defence tricks
+    table = np.array([-score(contract, 13 - t, declarer_vul) for t in range(14)], dtype=float)
+    scores = table[tricks]
+    sets = (tricks >= 14 - contract.tricks_needed).astype(float)
+    mean, se = _mean_se(x)
+    var = x.var(axis=0, ddof=1) if n >= 2 else np.full(g, np.nan)
+    p_set = sets.mean(axis=0)
+    score_mean, score_se = _mean_se(scores)
+
+    measure = {"mean": (mean, x), "p_set": (p_set, sets), "score": (score_mean, scores)}
+    if criterion not in measure:
+        raise ValueError(f"criterion must be one of {', '.join(CRITERIA)}, not {criterion!r}")
+    key, per_deal = measure[criterion]
+    # Best: highest by the criterion, then by mean tricks, then the higher card.
+    order = sorted(range(g), key=lambda j: (-key[j], -mean[j], j))
+    best = order[0]
+
+    d_tricks_mean, d_tricks_se = _mean_se(x - x[:, [best]])
+    imp_of = np.vectorize(imps, otypes=[float])
+    d_imps_mean, d_imps_se = _mean_se(imp_of(scores - scores[:, [best]]))
+    vs_best = 50.0 * (np.sign(scores - scores[:, [best]]) + 1)
+    mp_best_mean, mp_best_se = _mean_se(vs_best)
+    if g > 1:
+        cmp = np.sign(scores[:, :, None] - scores[:, None, :]) + 1  # 2 win, 1 tie, 0 loss
+        field_pts = (cmp.sum(axis=2) - 1) / 2  # the self-comparison is a tie: take it out
+        field_pct = 100.0 * field_pts / (g - 1)
+    else:
+        field_pct = np.full((n, 1), 50.0)
+    mp_field_mean, mp_field_se = _mean_se(field_pct)
+    d_crit_mean, d_crit_se = _mean_se(per_deal - per_deal[:, [best]])
+
+    rows = []
+    for j in order:
+        dm, ds = d_crit_mean[j], d_crit_se[j]
+        if j == best:
+            close = True
+        elif not math.isfinite(ds):
+            close = dm == 0
+        else:
+            close = abs(dm) <= z * ds
+        rows.append(LeadRow(
+            cards=tuple(groups[j]), label="/".join(str(c) for c in groups[j]), n=n,
+            mean=float(mean[j]), var=float(var[j]), sd=float(math.sqrt(var[j])),
+            se=float(se[j]), ci=(float(mean[j] - z * se[j]), float(mean[j] + z * se[j])),
+            p_set=float(p_set[j]), p_set_ci=wilson_interval(int(sets[:, j].sum()), n, z),
+            score=float(score_mean[j]), score_se=float(score_se[j]),
+            diff_tricks=float(d_tricks_mean[j]), diff_tricks_se=float(d_tricks_se[j]),
+            diff_imps=float(d_imps_mean[j]), diff_imps_se=float(d_imps_se[j]),
+            mp_vs_best=float(mp_best_mean[j]), mp_vs_best_se=float(mp_best_se[j]),
+            mp_field=float(mp_field_mean[j]), mp_field_se=float(mp_field_se[j]),
+            best=j == best, close=bool(close)))
+    return rows, best
+
+
+def _parse_contract(contract: Contract | str, declarer: SeatLike | None) -> tuple[Contract, Seat]:
+    c = Contract.parse(contract) if not isinstance(contract, Contract) else contract
+    if c is None:
+        raise CardgamesError("a passed-out board has no opening lead")
+    if declarer is None:
+        if c.declarer is None:
+            raise CardgamesError(f"contract {c} names no declarer: pass declarer=")
+        return c, c.declarer
+    d = Seat.parse(declarer)
+    if c.declarer is not None and c.declarer != d:
+        raise CardgamesError(f"contract {c} names declarer {c.declarer.letter}, "
+                             f"but declarer={d.letter} was given")
+    return Contract(c.level, c.strain, c.doubled, d), d
+
+
+def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None,
+                    vul: VulnerabilityLike, card_tricks: Sequence[Mapping[CardLike, int]] |
+                    np.ndarray, *, criterion: str = "mean", z: float = Z95,
+                    seed: int | None = None, attempts: int | None = None,
+                    acceptance_rate: float | None = None,
+                    constraints: Mapping[str, str] | None = None,
+                    deals: Sequence[Deal] = (), stopped_early: bool = False) -> LeadReport:
+    """The report for given per-deal lead scores (the defence's tricks for each of the
+    leader's cards, one mapping per deal, or an array deals x cards in hand order).  What
+    :func:`analyse_leads` calls once the deals are solved; useful on its own to check the
+    statistics.
+
+    :raises ValueError: if a deal lacks a card's score, or cards of one group (touching
+        cards) score differently.
+    """
+    h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
+    c, decl = _parse_contract(contract, declarer)
+    vulnerability = Vulnerability.parse(vul)
+    cards = h.cards
+    if isinstance(card_tricks, np.ndarray):
+        arr = np.asarray(card_tricks, dtype=np.int64)
+        if arr.ndim != 2 or arr.shape[1] != len(cards):
+            raise ValueError(f"card_tricks must be deals x {len(cards)} cards, got {arr.shape}")
+    else:
+        rows_ = []
+        for i, d in enumerate(card_tricks):
+            by_card = {Card.parse(k): int(v) for k, v in d.items()}
+            try:
+                rows_.append([by_card[x] for x in cards])
+            except KeyError as err:
+                raise ValueError(f"deal {i}: no score for lead {err.args[0]}") from None
+        arr = np.array(rows_, dtype=np.int64).reshape(-1, len(cards))
+    if arr.shape[0] == 0:
+        raise ValueError("no deals to summarise")
+    if arr.min() < 0 or arr.max() > 13:
+        raise ValueError("lead scores must be 0..13 tricks")
+    groups = lead_groups(h)
+    index = {card: j for j, card in enumerate(cards)}
+    cols = [[index[x] for x in g] for g in groups]
+    for g, col in zip(groups, cols):
+        bad = np.flatnonzero((arr[:, col] != arr[:, [col[0]]]).any(axis=1))
+        if len(bad):
+            raise ValueError(f"touching cards {'/'.join(map(str, g))} score differently on "
+                             f"deal {int(bad[0])}: {arr[bad[0], col].tolist()}")
+    tricks = arr[:, [col[0] for col in cols]]
+    rows, _ = _rows(tricks, groups, c, vulnerability.is_vulnerable(decl), criterion, z)
+    n = arr.shape[0]
+    return LeadReport(hand=h, contract=c, declarer=decl, vulnerability=vulnerability,
+                      criterion=criterion, z=z, rows=tuple(rows), samples=n,
+                      attempts=attempts if attempts is not None else n,
+                      acceptance_rate=(acceptance_rate if acceptance_rate is not None
+                                       else n / attempts if attempts else 1.0), seed=seed,
+                      constraints=dict(constraints or {}), hand_cards=cards,
+                      card_tricks=arr, deals=tuple(deals), stopped_early=stopped_early)
+
+
+# ---- the analysis ---------------------------------------------------------------------------
+
+class _Pool:
+    """Solve deals on ``jobs`` threads, one Solver each, results in input order."""
+
+    def __init__(self, jobs: int, tt_mb: int):
+        self.jobs = jobs
+        self.tt_mb = tt_mb
+        self._local = threading.local()
+        self._executor = ThreadPoolExecutor(jobs, thread_name_prefix="ddsolver-leads") \
+            if jobs > 1 else None
+        self._solver = Solver(tt_mb) if jobs == 1 else None
+
+    def _solve(self, args) -> dict[Card, int]:
+        deal, strain, leader = args
+        solver = self._solver
+        if solver is None:
+            solver = getattr(self._local, "solver", None)
+            if solver is None:
+                solver = self._local.solver = Solver(self.tt_mb)
+        return solver.card_scores(deal, strain, leader)
+
+    def map(self, deals: Sequence[Deal], strain, leader,
+            progress: Callable[[int], None] | None) -> list[dict[Card, int]]:
+        items = [(d, strain, leader) for d in deals]
+        if self._executor is None:
+            out = []
+            for it in items:
+                out.append(self._solve(it))
+                if progress:
+                    progress(1)
+            return out
+        futures = [self._executor.submit(self._solve, it) for it in items]
+        out = []
+        for f in futures:
+            out.append(f.result())
+            if progress:
+                progress(1)
+        return out
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(cancel_futures=True)
+
+
+def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None = None,
+                  vul: VulnerabilityLike = "none", *,
+                  constraints: Mapping[SeatLike, Constraint | str | Callable] | None = None,
+                  known: Mapping[SeatLike, Hand | str] | None = None,
+                  predicate: Callable[[Deal], bool] | None = None,
+                  samples: int = 1000, seed: int | None = None, jobs: int = 1,
+                  criterion: str = "mean", z: float = Z95, stop_z: float | None = None,
+                  min_samples: int = 100, batch: int = 100, tt_mb: int = DEFAULT_TT_MB,
+                  keep_deals: bool = True, progress: Callable[[int], None] | None = None,
+                  max_attempts: int = 20_000_000, max_seconds: float = 60.0) -> LeadReport:
+    """Monte-Carlo opening-lead analysis; see the module docstring.
+
+    :param hand: the opening leader's 13 cards (``Hand`` or PBN text).
+    :param contract: ``"4S"``, ``"3NTX"``, or with its declarer ``"4SN"``.
+    :param declarer: the declarer's seat (may come with the contract instead); the leader
+        is declarer's left-hand opponent.
+    :param vul: the board's vulnerability (none, NS, EW, both).
+    :param constraints: seat -> constraint on that hidden hand (object, text such as
+        ``"15-17 hcp, balanced"``, or a predicate on a :class:`~cardgames.hands.Hand`).
+    :param known: seat -> known cards of another hand (a whole hand, or a few cards).
+    :param predicate: a test of the whole deal.
+    :param samples: deals to solve (the maximum, with ``stop_z``).
+    :param seed: seed of the deals (None: fresh entropy; the report says which deals only
+        when a seed is given).
+    :param jobs: solver threads.
+    :param criterion: what "best lead" means: ``"mean"`` tricks, ``"p_set"``, ``"score"``.
+    :param z: the normal quantile of the intervals and of ``close``.
+    :param stop_z: stop once every other lead is this many paired SEs worse than the best.
+    :param min_samples: with ``stop_z``, never stop before this many deals.
+    :param batch: deals per batch (with ``stop_z``, how often the rule is checked).
+    :param progress: called with the number of deals just solved (for a progress bar).
+    :param max_attempts: / :param max_seconds: the dealing budget per batch.
+    :raises SamplingError: constraints impossible or too rare.
+    :raises ParseError: bad contract, seat, vulnerability or constraint text.
+    :raises DealError: the known cards clash.
+    :raises ValueError: bad samples, jobs, criterion.
+    """
+    h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
+    if len(h) != 13:
+        raise CardgamesError(f"the leader's hand must hold 13 cards, not {len(h)}")
+    c, decl = _parse_contract(contract, declarer)
+    vulnerability = Vulnerability.parse(vul)
+    leader = decl.lho
+    if criterion not in CRITERIA:
+        raise ValueError(f"criterion must be one of {', '.join(CRITERIA)}, not {criterion!r}")
+    for name, v in (("samples", samples), ("jobs", jobs), ("batch", batch)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"{name} must be a whole number of at least 1, got {v!r}")
+    known_hands: dict[Seat, Hand | str] = {leader: h}
+    for seat_like, kh in (known or {}).items():
+        seat = Seat.parse(seat_like)
+        if seat == leader:
+            raise CardgamesError("the leader's hand is given as `hand`, not in `known`")
+        known_hands[seat] = kh
+    cons = {Seat.parse(k): _coerce(v) for k, v in (constraints or {}).items()}
+    sampler = Sampler(known_hands, cons, predicate=predicate, seed=seed,
+                      max_attempts=max_attempts, max_seconds=max_seconds)
+    cons_text = {s.letter: str(v) for s, v in sorted(cons.items())}
+    for s, kh in sorted(known_hands.items()):
+        if s != leader:
+            cons_text[s.letter] = f"known {kh}"
+    if predicate is not None:
+        cons_text["deal"] = f"<{getattr(predicate, '__name__', 'predicate')}>"
+
+    groups = lead_groups(h)
+    decl_vul = vulnerability.is_vulnerable(decl)
+    step = batch if stop_z is not None else samples
+    pool = _Pool(jobs, tt_mb)
+    deals: list[Deal] = []
+    scores: list[dict[Card, int]] = []
+    stopped = False
+    cards = h.cards
+    try:
+        while len(deals) < samples:
+            new = sampler.sample(min(step, samples - len(deals)))
+            scores += pool.map(new, c.strain, leader, progress)
+            deals += new
+            if stop_z is not None and len(deals) >= max(min_samples, 2) and len(deals) < samples:
+                arr = np.array([[sc[x] for x in cards] for sc in scores])
+                first = [cards.index(g[0]) for g in groups]
+                rows, _ = _rows(arr[:, first], groups, c, decl_vul, criterion, stop_z)
+                if sum(r.close for r in rows) == 1:
+                    stopped = True
+                    break
+    finally:
+        pool.close()
+    return summarise_leads(h, c, decl, vulnerability, scores, criterion=criterion, z=z,
+                           seed=seed, attempts=sampler.attempts,
+                           acceptance_rate=sampler.acceptance_rate, constraints=cons_text,
+                           deals=deals if keep_deals else (), stopped_early=stopped)
