@@ -1,0 +1,151 @@
+"""``ddsolver play``: end to end on data/played.pbn and on malformed play records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardgames import pbn
+from cardgames.pbn import play_section
+from ddsolver import cli
+from ddsolver.analysis import analyse_play
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+PLAYED = DATA / "played.pbn"
+PROBLEMS = DATA / "problems.pbn"
+ENDING = "N:A2.J.. ..KQ.K 4..2.A K3.Q.."   # S leads in NT: CA squeezes West
+# The squeeze played out: West lets the heart queen go, North keeps the heart jack.
+SQUEEZE = ["CA", "HQ", "S2", "CK", "S4", "S3", "SA", "DK", "HJ", "DQ", "D2", "SK"]
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    status = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def ending_game(board: int, cards: list[str], *, contract: str = "1NT",
+                declarer: str = "E", leader: str = "S", extra: str = "") -> str:
+    lines = "\n".join(play_section(cards, leader, "NT")) if cards else "*"
+    return (f'[Board "{board}"]\n[Deal "{ENDING}"]\n[Declarer "{declarer}"]\n'
+            f'[Contract "{contract}"]\n{extra}[Play "{leader}"]\n{lines}\n')
+
+
+def write(tmp_path: Path, *games: str) -> Path:
+    path = tmp_path / "play.pbn"
+    path.write_text("\n".join(games))
+    return path
+
+
+@pytest.fixture(scope="module")
+def played_games() -> list[pbn.Game]:
+    with pbn.load_path(PLAYED) as reader:
+        return list(reader)
+
+
+def test_played_data_file_is_what_its_generator_writes(played_games):
+    assert len(played_games) == 6
+    for game in played_games:
+        assert len(game.play) == 52
+        assert game.contract and game.declarer is not None
+
+
+def test_play_json_matches_the_analysis_of_every_board(capsys, played_games):
+    status, out, err = run(capsys, "play", PLAYED, "--format", "json", "-j", "2", "-q")
+    assert (status, err) == (0, "")
+    records = json.loads(out)
+    assert [r["board"] for r in records] == [g.board for g in played_games]
+    errors_seen = 0
+    for record, game in zip(records, played_games):
+        strain = game.contract[1:].rstrip("X")
+        analysis = analyse_play(game.deal, strain, game.declarer.lho, game.play)
+        assert record["declarer"] == game.declarer.letter
+        assert record["leader"] == game.declarer.lho.letter
+        assert record["dd_start"] == analysis.tricks[0]
+        assert [c["dd"] for c in record["cards"]] == analysis.tricks[1:]
+        assert [c["card"] for c in record["cards"]] == [str(c) for c in game.play]
+        assert record["tricks_taken"] == int(game.tag("Result")) == record["result_tag"]
+        assert [(e["card"], e["seat"], e["cost"]) for e in record["errors"]] == \
+               [(str(e.card), e.seat.letter, e.cost) for e in analysis.errors]
+        costly = [c for c in record["cards"] if "cost" in c]
+        assert [(c["card"], c["cost"]) for c in costly] == \
+               [(e["card"], e["cost"]) for e in record["errors"]]
+        assert record["declarer_cost"] + record["defence_cost"] == \
+               sum(e.cost for e in analysis.errors)
+        errors_seen += len(analysis.errors)
+    assert errors_seen > 0, "the example file should show some costly cards"
+
+
+def test_play_text_shows_every_trick_and_names_the_costly_cards(capsys, played_games):
+    status, out, err = run(capsys, "play", PLAYED, "-j", "2")
+    assert status == 0
+    assert "6 boards analysed" in err
+    blocks = out.strip().split("\n\n")
+    assert len(blocks) == 6
+    # Board 2 (seed-made): South's CQ on trick 4 costs declarer's side a trick.
+    block = blocks[1]
+    lines = block.splitlines()
+    assert lines[0].endswith("4H by N  lead E")
+    trick_rows = [line for line in lines if line[:5].strip().isdigit()]
+    assert len(trick_rows) == 13
+    assert "CQ?" in trick_rows[3]
+    assert "trick 4: S played CQ, declarer's side lost 1 trick (10 -> 9)" in block
+    assert "took 9 (4H-1)" in lines[2]
+
+
+def test_play_passes_over_boards_without_play(capsys):
+    status, out, err = run(capsys, "play", PROBLEMS)
+    assert status == 0 and out == ""
+    assert "no board has both a Contract and a Play section" in err
+
+
+def test_play_on_an_ending_with_the_squeeze_and_a_mistake(tmp_path, capsys):
+    good = ending_game(1, SQUEEZE)
+    bad = ending_game(2, ["CA", "HQ", "HJ", "CK", "S4", "S3", "SA", "DK", "S2", "DQ", "D2",
+                          "SK"])
+    path = write(tmp_path, good, bad)
+    status, out, err = run(capsys, "play", path, "--format", "json", "-q")
+    assert status == 0, err
+    first, second = json.loads(out)
+    # East declares NT, so the declarer's side (E-W) starts with 0 of 3 tricks.
+    assert first["dd_start"] == 0 and first["tricks_taken"] == 0 and first["errors"] == []
+    # West lets the heart queen go: the heart jack becomes good, no change (still 0);
+    # then North throws the heart jack: North-South lose the squeeze trick.
+    assert second["errors"] == [{"card": "HJ", "seat": "N", "trick": 1, "index": 2,
+                                 "side": "defence", "cost": 1, "before": 0, "after": 1}]
+
+
+def test_play_reports_bad_records_with_file_and_line_and_goes_on(tmp_path, capsys):
+    revoke = ending_game(1, ["CA", "SK", "S2", "DK"])          # East holds the club king
+    no_contract = ending_game(2, ["CA"], contract="?")
+    wrong_leader = ending_game(3, ["HJ"], leader="N")
+    not_a_card = ('[Board "4"]\n[Deal "' + ENDING + '"]\n[Declarer "E"]\n[Contract "1NT"]\n'
+                  '[Play "S"]\nCA SK S2 ZZ\n')
+    good = ending_game(5, ["CA", "SK", "S2", "CK"])
+    path = write(tmp_path, revoke, no_contract, wrong_leader, not_a_card, good)
+    status, out, err = run(capsys, "play", path, "--format", "json", "-q")
+    assert status == 1
+    assert [r["board"] for r in json.loads(out)] == [5]
+    lines = err.strip().splitlines()
+    assert len(lines) == 4 and "Traceback" not in err
+    assert lines[0].startswith(f"{path}:5: board 1: ") and "DK" in lines[0]
+    assert lines[1].startswith(f"{path}:12: board 2: ") and "Contract" in lines[1]
+    assert lines[2].startswith(f"{path}:19: board 3: ") and "opening lead" in lines[2]
+    assert lines[3].startswith(f"{path}:27:") and "'ZZ' is not a card" in lines[3]
+
+
+def test_play_mentions_a_result_tag_that_disagrees(tmp_path, capsys):
+    game = ending_game(1, SQUEEZE, extra='[Result "2"]\n')
+    status, out, _ = run(capsys, "play", write(tmp_path, game), "-q")
+    assert status == 0
+    assert "the Result tag says 2" in out
+
+
+def test_play_help_has_examples(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["play", "--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    assert "examples:" in text and "ddsolver play data/played.pbn" in text

@@ -1,0 +1,230 @@
+"""``ddsolver report --html``: the hand records, read back with html.parser and checked
+against the deals, the facade's tables and par."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from cardgames import pbn
+from cardgames.cards import Seat, Suit
+from ddsolver import cli, dd_table
+from ddsolver.par import par as par_of
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SESSION = DATA / "session.pbn"
+PROBLEMS = DATA / "problems.pbn"
+ENDING = "N:A2.J.. ..KQ.K 4..2.A K3.Q.."
+_RANKS = {"A": "A", "K": "K", "Q": "Q", "J": "J", "T": "10"}
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    status = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+class BoardsParser(HTMLParser):
+    """Collects, per ``<section class="board">``: the board number, dealer and vulnerability
+    text, the cards of each hand by suit, the DD table cells and the par line."""
+
+    def __init__(self):
+        super().__init__()
+        self.boards: list[dict] = []
+        self.stack: list[tuple[str, dict]] = []
+        self.text_target: tuple | None = None
+        self.tags: set[str] = set()
+        self.external: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.add(tag)
+        for name in ("src", "href"):
+            if name in attrs:
+                self.external.append(attrs[name])
+        cls = attrs.get("class", "") or ""
+        if tag == "section" and "board" in cls.split():
+            self.boards.append({"id": attrs.get("id"), "hands": {}, "dd": {}, "par": None,
+                                "info": "", "par_score": None})
+        board = self.boards[-1] if self.boards else None
+        if board is not None:
+            if tag == "div" and "hand" in cls.split():
+                self.seat = attrs["data-seat"]
+                board["hands"][self.seat] = {}
+            elif tag == "div" and cls == "suit":
+                self.text_target = ("suit", self.seat, attrs["data-suit"])
+                board["hands"][self.seat][attrs["data-suit"]] = ""
+            elif tag == "td" and "data-declarer" in attrs:
+                self.text_target = ("dd", attrs["data-declarer"], attrs["data-strain"])
+            elif tag == "p" and cls == "par":
+                self.text_target = ("par",)
+                board["par"] = ""
+                board["par_score"] = int(attrs["data-score"])
+            elif tag == "div" and cls == "info":
+                self.text_target = ("info",)
+        self.stack.append((tag, attrs))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            open_tag, attrs = self.stack.pop()
+            if open_tag == tag:
+                break
+        if tag in ("div", "td", "p") and self.text_target is not None:
+            kind = self.text_target[0]
+            if (kind == "suit" and tag == "div") or (kind == "dd" and tag == "td") or \
+               (kind == "par" and tag == "p") or (kind == "info" and tag == "div"):
+                self.text_target = None
+
+    def handle_data(self, data):
+        if self.text_target is None or not self.boards:
+            return
+        board = self.boards[-1]
+        kind = self.text_target[0]
+        if kind == "suit":
+            _, seat, suit = self.text_target
+            board["hands"][seat][suit] += data
+        elif kind == "dd":
+            _, declarer, strain = self.text_target
+            board["dd"][(declarer, strain)] = int(data)
+        elif kind == "par":
+            board["par"] += data
+        elif kind == "info":
+            board["info"] += data
+
+
+def parse_report(text: str) -> BoardsParser:
+    parser = BoardsParser()
+    parser.feed(text)
+    parser.close()
+    return parser
+
+
+def hand_text(hand, suit: Suit) -> str:
+    cards = [str(c)[1:] for c in hand if c.suit == suit]
+    return " ".join(_RANKS.get(r, r) for r in cards)
+
+
+def check_board(board: dict, game: pbn.Game) -> None:
+    deal = game.deal
+    for seat in Seat:
+        hand = deal[seat]
+        for suit in Suit:
+            shown = board["hands"][seat.letter][suit.name[0]]
+            expected = hand_text(hand, suit)
+            # The suit symbol comes first; a void shows a dash.
+            assert shown[1:] == (expected or "\u2014"), (game.board, seat, suit, shown)
+    table = dd_table(deal)
+    assert board["dd"] == {(d.letter, s.letter): table.tricks(d, s)
+                           for d, s, _ in table}
+    assert f"Board {game.board}" in board["info"]
+
+
+def test_report_shows_every_board_its_hands_table_and_par(tmp_path, capsys):
+    target = tmp_path / "problems.html"
+    status, out, err = run(capsys, "report", PROBLEMS, "--html", target, "-j", "2")
+    assert status == 0
+    assert out == "" and f"hand records written to {target}" in err
+    text = target.read_text(encoding="utf-8")
+    report = parse_report(text)
+    with pbn.load_path(PROBLEMS) as reader:
+        games = list(reader)
+    assert len(report.boards) == 6
+    for board, game in zip(report.boards, games):
+        check_board(board, game)
+    # Endings have no par; full deals show par from their Dealer and Vulnerable tags.
+    assert [b["par"] for b in report.boards[:4]] == [None] * 4
+    for board, game in zip(report.boards[4:], games[4:]):
+        expected = par_of(dd_table(game.deal), vul=game.vulnerable, dealer=game.dealer)
+        assert board["par_score"] == expected.score
+        assert cli.optimum_score_tag(expected) in board["par"]
+    assert "NS 2220" in report.boards[4]["par"] and "7NT NS =" in report.boards[4]["par"]
+    assert "Dealer: North" in report.boards[4]["info"]
+    assert "Vul: N-S" in report.boards[4]["info"]
+    assert "3-card ending" in report.boards[0]["info"]
+
+
+def test_report_is_self_contained_and_print_friendly(tmp_path, capsys):
+    target = tmp_path / "r.html"
+    assert run(capsys, "report", PROBLEMS, "--html", target, "-q")[0] == 0
+    text = target.read_text(encoding="utf-8")
+    report = parse_report(text)
+    assert text.startswith("<!DOCTYPE html>")
+    assert '<meta charset="utf-8">' in text
+    assert "script" not in report.tags and "img" not in report.tags and "link" not in report.tags
+    assert report.external == []
+    assert "break-inside:avoid" in text and "@media print" in text
+    # Suit symbols, hearts and diamonds in red.
+    for symbol in "\u2660\u2665\u2666\u2663":
+        assert symbol in text
+    assert '<span class="sym red">\u2665</span>' in text
+    assert "<title>ddsolver double-dummy problems</title>" in text
+
+
+def test_report_of_session_boards_reuses_the_table_store(tmp_path, capsys, monkeypatch):
+    with pbn.load_path(SESSION) as reader:
+        games = list(reader)[:2]
+    path = tmp_path / "two.pbn"
+    path.write_text(pbn.dumps(games))
+    db = tmp_path / "tables.sqlite"
+    assert run(capsys, "table", path, "--db", db, "-q", "-j", "2")[0] == 0
+
+    def no_solving(deals, **kwargs):
+        assert list(deals) == [], "the report solved a deal the store holds"
+        return iter(())
+
+    monkeypatch.setattr(cli, "iter_dd_tables", no_solving)
+    target = tmp_path / "two.html"
+    status, _, err = run(capsys, "report", path, "--html", target, "--db", db,
+                         "--title", "Two <boards> & more")
+    assert status == 0, err
+    assert f"2 from {db}, 0 solved now" in err
+    text = target.read_text(encoding="utf-8")
+    assert "<h1>Two &lt;boards&gt; &amp; more</h1>" in text
+    report = parse_report(text)
+    monkeypatch.undo()
+    for board, game in zip(report.boards, games):
+        check_board(board, game)
+        expected = par_of(dd_table(game.deal), vul=game.vulnerable, dealer=game.dealer)
+        assert board["par_score"] == expected.score
+    assert [b["id"] for b in report.boards] == ["board-1", "board-2"]
+
+
+def test_report_skips_a_bad_board_and_says_so(tmp_path, capsys):
+    path = tmp_path / "bad.pbn"
+    path.write_text(f'[Board "1"]\n[Deal "{ENDING}"]\n\n'
+                    f'[Board "2"]\n[Deal "{ENDING.replace("KQ", "KX")}"]\n\n'
+                    f'[Board "3"]\n[Deal "{ENDING}"]\n')
+    target = tmp_path / "bad.html"
+    status, _, err = run(capsys, "report", path, "--html", target, "-q")
+    assert status == 1
+    assert f"{path}:5:" in err and "Traceback" not in err
+    text = target.read_text(encoding="utf-8")
+    assert [b["id"] for b in parse_report(text).boards] == ["board-1", "board-3"]
+    assert "1 board could not be read or solved" in text
+
+
+def test_report_to_standard_output(capsys):
+    status, out, _ = run(capsys, "report", PROBLEMS, "--html", "-", "-q")
+    assert status == 0
+    assert len(parse_report(out).boards) == 6
+
+
+def test_report_usage_errors(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["report", str(PROBLEMS)])            # --html is required
+    assert exc.value.code == 2
+    capsys.readouterr()
+    status, _, err = run(capsys, "report", PROBLEMS, "--html", PROBLEMS)
+    assert status == 2 and "would overwrite an input file" in err
+    status, _, err = run(capsys, "report", PROBLEMS, "--html", tmp_path / "no" / "x.html")
+    assert status == 2 and "cannot write" in err
+
+
+def test_report_help_has_examples(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["report", "--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    assert "examples:" in text and "ddsolver report data/session.pbn --html" in text
