@@ -82,6 +82,15 @@ def _bid(level: int, strain: Strain) -> int:
     return 5 * (level - 1) + _BID_RANK[strain]
 
 
+def _penalty(down: int, vulnerable: bool) -> int:
+    """What ``down`` undertricks doubled cost (0 for none).  The penalty does not depend on
+    the contract, so any contract will do for :func:`cardgames.scoring.score`: 7NT lets
+    every count from 1 to 13 be written."""
+    if down <= 0:
+        return 0
+    return -score(Contract(7, Strain.NOTRUMP, 1), 13 - down, vulnerable)
+
+
 # ---- result types ----------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -272,11 +281,10 @@ class _Par:
     # Step 4.
     def most_undertricks_that_pay(self, side: int, cand: _Candidate) -> int:
         """The most undertricks, doubled, that cost the other side less than ``cand``
-        scores (-1 if even one costs more)."""
+        scores (0 if even one costs more)."""
         vulnerable = self.vul.is_vulnerable(_SIDES[1 - side][0])
         down = 0
-        sample = Contract(7, Strain.NOTRUMP, 1)
-        while down < 13 and -score(sample, 13 - (down + 1), vulnerable) < cand.score:
+        while down < 13 and _penalty(down + 1, vulnerable) < cand.score:
             down += 1
         return down
 
@@ -306,9 +314,7 @@ class _Par:
                 spare = 99 if cheapest is None else cheapest - limit
                 plus.append((cand, spare))
 
-        other_vulnerable = self.vul.is_vulnerable(_SIDES[1 - side][0])
-        penalty = (-score(Contract(7, Strain.NOTRUMP, 1), 13 - most_down, other_vulnerable)
-                   if most_down > 0 else 0)
+        penalty = _penalty(most_down, self.vul.is_vulnerable(_SIDES[1 - side][0]))
         if stopped_at is None or best_plus > penalty:
             made = tuple(self.lowest_level(side, cand, spare)
                          for cand, spare in plus if cand.score == best_plus)
