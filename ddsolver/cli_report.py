@@ -58,7 +58,8 @@ h2.file{font-size:12pt;margin:4mm 0 2mm 0;grid-column:1/-1}
 .diagram{display:grid;grid-template-columns:1fr 1fr 1fr;grid-template-rows:auto auto auto;
  align-items:center;gap:1mm 2mm}
 .info{grid-column:1;grid-row:1;align-self:start;font-size:9pt;line-height:1.35}
-.info .number{font-size:13pt;font-weight:bold;display:block}
+.info .number{font-size:13pt;font-weight:bold;display:block;white-space:nowrap}
+.info{white-space:nowrap}
 .hand{line-height:1.3;white-space:nowrap}
 .hand.north{grid-column:2;grid-row:1}
 .hand.west{grid-column:1;grid-row:2}
@@ -89,8 +90,11 @@ h2.file{font-size:12pt;margin:4mm 0 2mm 0;grid-column:1/-1}
 footer.report{margin-top:5mm;font-size:8pt;color:#666}
 @page{size:auto;margin:10mm}
 @media print{
- body{padding:0;-webkit-print-color-adjust:exact;print-color-adjust:exact}
- .boards{gap:4mm 5mm}
+ body{padding:0;font-size:9.5pt;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+ header.report{margin-bottom:3mm}
+ .boards{gap:3.5mm 5mm}
+ .board{padding:2.5mm}
+ .hand{line-height:1.2}
 }
 """
 
