@@ -1,0 +1,206 @@
+"""Boards per second of ``ddsolver table`` (the whole command-line pipeline) next to DDS's
+``CalcAllTables`` on the same boards, in the same run.
+
+The boards are seeded random deals (shuffled and dealt as ``data/make_session.py`` does),
+written to a temporary PBN file with the standard dealer and vulnerability rotation.
+``ddsolver table FILE --format json -o OUT --jobs J -q`` then runs in this process through
+``ddsolver.cli.main``: reading the PBN, the tables, par and the JSON writer are all timed,
+as a user running the command sees them.  DDS solves the same deals through
+``endplay.dds.calc_all_tables`` (CalcAllTables, DDS's own batch entry point), with DDS's
+thread count set to J by ``SetMaxThreads``; its time includes endplay's conversions.
+
+Every table we write is compared with DDS's; a disagreement is printed and the exit
+status is 1.  Exit status 2: endplay or the compiled ddsolver is missing.
+
+    python bench/bench_cli.py                 # 24 deals, jobs 1 and 2
+    python bench/bench_cli.py --deals 100 --jobs 1,2,4 --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if any(ROOT.joinpath("ddsolver").glob("_core*.so")) or any(
+        ROOT.joinpath("ddsolver").glob("_core*.pyd")):
+    sys.path.insert(0, str(ROOT))  # measure this checkout, not an installed copy
+
+
+def die(message: str, status: int = 2) -> None:
+    print(f"bench_cli: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+try:
+    from cardgames.cards import ALL_CARDS
+    from cardgames.hands import Deal, Hand
+    from cardgames.scoring import board_dealer, board_vulnerability
+    from ddsolver import cli
+except ImportError as err:  # pragma: no cover - an unbuilt checkout
+    die(f"cannot import ddsolver ({err}); build it with `python setup.py build_ext --inplace`")
+
+
+def random_deals(n: int, seed: int) -> list[Deal]:
+    rng = random.Random(seed)
+    deals = []
+    for _ in range(n):
+        cards = list(ALL_CARDS)
+        rng.shuffle(cards)
+        deals.append(Deal(tuple(Hand.from_cards(cards[i * 13:(i + 1) * 13]) for i in range(4))))
+    return deals
+
+
+def write_pbn(deals: list[Deal], path: Path) -> None:
+    with path.open("w") as fp:
+        fp.write("% PBN 2.1\n")
+        for board, deal in enumerate(deals, 1):
+            dealer = board_dealer(board)
+            fp.write(f'[Board "{board}"]\n[Dealer "{dealer.letter}"]\n'
+                     f'[Vulnerable "{board_vulnerability(board)}"]\n'
+                     f'[Deal "{deal.to_pbn(dealer)}"]\n\n')
+
+
+_STRAINS = ("S", "H", "D", "C", "NT")  # the order of endplay's rows
+
+
+class Dds:
+    """DDS's CalcAllTables through endplay, with its thread count set per call."""
+
+    def __init__(self) -> None:
+        try:
+            import endplay
+            import endplay._dds as low
+            import endplay.dds as dds
+            from endplay.types import Deal as EDeal
+        except ImportError as err:
+            die(f"endplay is needed for the benchmark ({err}); `pip install '.[bench]'`")
+        self.version = getattr(endplay, "__version__", "?")
+        self._low = low
+        self._dds = dds
+        self._deal = EDeal
+
+    def set_threads(self, n: int) -> None:
+        self._low._dll.SetMaxThreads(ctypes.c_int(n))
+
+    def tables(self, deals: list[Deal]) -> tuple[float, list[dict[str, dict[str, int]]]]:
+        edeals = [self._deal(d.to_pbn()) for d in deals]  # built before the clock
+        start = time.perf_counter()
+        results = self._dds.calc_all_tables(edeals)
+        elapsed = time.perf_counter() - start
+        out = []
+        for table in results:
+            rows = table.to_list()  # [strain S H D C NT][seat N E S W]
+            out.append({seat: {strain: rows[s][d] for s, strain in enumerate(_STRAINS)}
+                        for d, seat in enumerate("NESW")})
+        return elapsed, out
+
+
+def run_ours(pbn_path: Path, out_path: Path, jobs: int, tt_mb: int | None) -> float:
+    argv = ["table", str(pbn_path), "--format", "json", "-o", str(out_path), "--jobs",
+            str(jobs), "-q"]
+    if tt_mb is not None:
+        argv += ["--tt-mb", str(tt_mb)]
+    start = time.perf_counter()
+    status = cli.main(argv)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        die(f"ddsolver table exited with status {status}", 1)
+    return elapsed
+
+
+def git_revision() -> str:
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=10).stdout.strip() or "?"
+    except OSError:
+        return "?"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=24, help="random deals (default 24)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument("--jobs", default="1,2",
+                        help="comma-separated job counts to time (default 1,2)")
+    parser.add_argument("--tt-mb", type=int, default=None,
+                        help="our transposition-table size per thread (default: ddsolver's)")
+    args = parser.parse_args(argv)
+    jobs_list = [int(j) for j in args.jobs.split(",") if j.strip()]
+    if args.deals < 1 or not jobs_list or min(jobs_list) < 1:
+        die("--deals and every --jobs value must be at least 1")
+
+    command = " ".join(["python", "bench/bench_cli.py",
+                        *(argv if argv is not None else sys.argv[1:])])
+    dds = Dds()
+    deals = random_deals(args.deals, args.seed)
+    disagreements = 0
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench_cli_") as tmp:
+        pbn_path = Path(tmp) / "boards.pbn"
+        write_pbn(deals, pbn_path)
+        # Warm-up outside the timing: import paths, first solver allocation, DDS init.
+        warm = Path(tmp) / "warm.pbn"
+        write_pbn(random_deals(1, args.seed + 10_000), warm)
+        run_ours(warm, Path(tmp) / "warm.json", 1, args.tt_mb)
+        dds.set_threads(1)
+        dds.tables(random_deals(1, args.seed + 10_000))
+
+        for i, jobs in enumerate(jobs_list):
+            out_path = Path(tmp) / f"ours-{jobs}.json"
+            dds.set_threads(jobs)
+            # Alternate who goes first, so that neither always runs on a warmer machine.
+            if i % 2 == 0:
+                t_dds, dds_tables = dds.tables(deals)
+                t_ours = run_ours(pbn_path, out_path, jobs, args.tt_mb)
+            else:
+                t_ours = run_ours(pbn_path, out_path, jobs, args.tt_mb)
+                t_dds, dds_tables = dds.tables(deals)
+            records = json.loads(out_path.read_text())
+            if len(records) != len(deals):
+                print(f"jobs {jobs}: {len(records)} tables written for {len(deals)} deals",
+                      file=sys.stderr)
+                disagreements += 1
+            for board, (record, theirs) in enumerate(zip(records, dds_tables), 1):
+                if record["dd"] != theirs:
+                    disagreements += 1
+                    print(f"DISAGREEMENT jobs {jobs} board {board} {record['deal']}:\n"
+                          f"  ours {record['dd']}\n  DDS  {theirs}", file=sys.stderr)
+            rows.append((jobs, t_ours, t_dds))
+
+    n = len(deals)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"command: {command}")
+    print(f"ddsolver {git_revision()} ({ROOT}), endplay {dds.version}, Python "
+          f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load:.2f}")
+    print(f"{n} random deals (seed {args.seed}); ours = `ddsolver table --format json` "
+          "end to end (PBN in, tables + par, JSON out); DDS = CalcAllTables via endplay")
+    print()
+    print(f"{'jobs':>4}  {'ours boards/s':>13}  {'DDS boards/s':>12}  {'ours/DDS time':>13}"
+          f"  {'ours s':>7}  {'DDS s':>7}")
+    for jobs, t_ours, t_dds in rows:
+        print(f"{jobs:>4}  {n / t_ours:>13.2f}  {n / t_dds:>12.2f}  {t_ours / t_dds:>13.2f}"
+              f"  {t_ours:>7.2f}  {t_dds:>7.2f}")
+    if len(rows) > 1:
+        base = rows[0]
+        for jobs, t_ours, t_dds in rows[1:]:
+            print(f"speed-up jobs {jobs} over jobs {base[0]}: ours {base[1] / t_ours:.2f}x, "
+                  f"DDS {base[2] / t_dds:.2f}x")
+    if load > (os.cpu_count() or 1):
+        print("note: the machine is busy (load average above the CPU count); wall times "
+              "and speed-ups are noisy")
+    print(f"answers: {'all tables agree with DDS' if not disagreements else f'{disagreements} DISAGREEMENTS'}")
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
