@@ -316,7 +316,10 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 and n the bound is exactly 0 or 1; say so rather than leave rounding dust.
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def _rows(tricks: np.ndarray, groups: Sequence[tuple[Card, ...]], contract: Contract,

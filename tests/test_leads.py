@@ -1,0 +1,281 @@
+"""ddsolver.leads and ddsolver.cli_leads: the statistics against hand-computed values on a
+tiny fixed sample (scores injected, no solving), then the analysis end to end on a few
+seeded deals (saved lead scores agree with card_scores; same seed, same report, for any
+jobs), then the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from cardgames import Card, Deal, Hand, Seat, pbn
+from cardgames.errors import ParseError, SamplingError
+from ddsolver import Solver
+from ddsolver.cli_leads import main
+from ddsolver.leads import Z95, analyse_leads, lead_groups, summarise_leads, wilson_interval
+
+WEST = "KQ72.J83.T94.A65"
+# Constraints that make 4S by South a sensible contract (and the deals quick to solve).
+CONSTRAINTS = {"S": "5+ spades, 12+ hcp", "N": "3+ spades, 6+ hcp"}
+
+
+# ---- grouping ----------------------------------------------------------------------------
+
+def test_touching_cards_form_one_lead():
+    groups = ["/".join(map(str, g)) for g in lead_groups("AKQ2.J83.T98.A65")]
+    assert groups == ["SA/SK/SQ", "S2", "HJ", "H8", "H3", "DT/D9/D8", "CA", "C6/C5"]
+    # K and J are not touching, even with the queen elsewhere
+    assert ["/".join(map(str, g)) for g in lead_groups("KJ.-.-.-".replace("-", ""))] \
+        == ["SK", "SJ"]
+
+
+# ---- the statistics, by hand -------------------------------------------------------------
+
+def _injected():
+    """Four deals.  SK/SQ takes 5, 4, 3, 6 tricks; CA 3, 4, 5, 4; every other lead 4."""
+    cards = Hand.from_pbn(WEST).cards
+    sk = [5, 4, 3, 6]
+    ca = [3, 4, 5, 4]
+    deals = []
+    for i in range(4):
+        d = {c: 4 for c in cards}
+        d[Card.parse("SK")] = d[Card.parse("SQ")] = sk[i]
+        d[Card.parse("CA")] = ca[i]
+        deals.append(d)
+    return deals
+
+
+def test_statistics_match_hand_computed_values():
+    r = summarise_leads(WEST, "4S", "S", "none", _injected())
+    assert r.samples == 4 and r.leader == Seat.WEST
+    labels = [row.label for row in r.rows]
+    # best first by mean; ties (4.0) in the order of the hand
+    assert labels == ["SK/SQ", "S7", "S2", "HJ", "H8", "H3", "DT/D9", "D4", "CA", "C6/C5"]
+    sk, s7, ca = r.row("SK"), r.row("S7"), r.row("CA")
+    assert r.row("SQ") is sk and sk.best and not s7.best
+
+    # SK/SQ: tricks 5 4 3 6 -> mean 4.5, squared deviations 0.25 0.25 2.25 2.25 -> var 5/3
+    assert sk.mean == 4.5
+    assert sk.var == pytest.approx(5 / 3)
+    assert sk.sd == pytest.approx(math.sqrt(5 / 3))
+    assert sk.se == pytest.approx(math.sqrt(5 / 3) / 2)
+    assert sk.ci == pytest.approx((4.5 - Z95 * sk.se, 4.5 + Z95 * sk.se))
+    # 4S needs 10 tricks: the defence sets it with 4+.  Set on deals 1, 2, 4.
+    assert sk.p_set == 0.75
+    assert sk.p_set_ci == pytest.approx((0.30064, 0.95441), abs=1e-5)  # Wilson, 3 of 4
+    # Declarer makes 8, 9, 10, 7 tricks: defence scores +100, +50, -420, +150 -> mean -30
+    assert sk.score == pytest.approx(-30)
+    assert sk.diff_tricks == 0 and sk.diff_imps == 0 and sk.mp_vs_best == 50 and sk.close
+
+    # the other leads: always 4 tricks, +50
+    assert s7.mean == 4 and s7.var == 0 and s7.p_set == 1 and s7.score == 50
+    # paired with SK/SQ: 4 - (5 4 3 6) = -1 0 1 -2: mean -0.5, var 5/3
+    assert s7.diff_tricks == pytest.approx(-0.5)
+    assert s7.diff_tricks_se == pytest.approx(math.sqrt(5 / 3) / 2)
+    # score differences 50 - (100 50 -420 150) = -50 0 470 -100 -> IMPs -2 0 10 -3
+    assert s7.diff_imps == pytest.approx(5 / 4)
+    assert s7.diff_imps_se == pytest.approx(np.std([-2, 0, 10, -3], ddof=1) / 2)
+    # against SK/SQ alone: loses, ties, wins, loses -> 0 50 100 0
+    assert s7.mp_vs_best == pytest.approx(37.5)
+    assert s7.close  # |-0.5| <= 1.96 * 0.645
+
+    # CA: 3 4 5 4 -> mean 4, var 2/3, set 3 of 4; scores -420 +50 +100 +50 -> -55
+    assert ca.mean == 4 and ca.var == pytest.approx(2 / 3) and ca.p_set == 0.75
+    assert ca.score == pytest.approx(-55)
+    # minus SK: -2 0 2 -2 -> mean -0.5, var 11/3; scores -520 0 520 -100 -> IMPs -11 0 11 -3
+    assert ca.diff_tricks == pytest.approx(-0.5)
+    assert ca.diff_tricks_se == pytest.approx(math.sqrt(11 / 3) / 2)
+    assert ca.diff_imps == pytest.approx(-0.75)
+
+    # the field of 10 leads: deal 1 SK tops (100%), CA bottom (0%), the rest 50%; deal 2 all
+    # 50%; deal 3 CA tops, SK bottom; deal 4 SK tops, the other 9 tie: 4/9 each
+    assert sk.mp_field == pytest.approx((100 + 50 + 0 + 100) / 4)
+    assert ca.mp_field == pytest.approx((0 + 50 + 100 + 400 / 9) / 4)
+    assert s7.mp_field == pytest.approx((50 + 50 + 50 + 400 / 9) / 4)
+
+
+def test_best_follows_the_criterion():
+    by_set = summarise_leads(WEST, "4S", "S", "none", _injected(), criterion="p_set")
+    assert by_set.best.label == "S7" and by_set.best.p_set == 1
+    # SK/SQ fails to set once in 4: the set-or-not difference -1 0 0 0 has mean -0.25 and
+    # SE 0.25, within 1.96 SE
+    assert by_set.row("SK").close
+    by_score = summarise_leads(WEST, "4S", "S", "none", _injected(), criterion="score")
+    assert by_score.best.label == "S7" and by_score.best.score == 50
+    with pytest.raises(ValueError, match="criterion"):
+        summarise_leads(WEST, "4S", "S", "none", _injected(), criterion="best")
+
+
+def test_a_lead_worse_on_every_deal_is_not_close():
+    deals = _injected()
+    for d in deals:
+        d[Card.parse("C6")] = d[Card.parse("C5")] = 2  # always 2: SE of the difference > 0
+    r = summarise_leads(WEST, "4S", "S", "none", deals)
+    assert not r.row("C6").close
+    # a constant difference has SE 0: not close unless it is 0
+    for d in deals:
+        d[Card.parse("D4")] = d[Card.parse("SK")] - 1
+    r = summarise_leads(WEST, "4S", "S", "none", deals)
+    assert r.row("D4").diff_tricks_se == 0 and not r.row("D4").close
+
+
+def test_vulnerability_and_doubling_reach_the_score():
+    r = summarise_leads(WEST, "4SX", "S", "ns", _injected())
+    # 4SX vulnerable: down 1 = 200, made = -790
+    s7 = r.row("S7")
+    assert s7.score == 200
+    assert r.row("SK").score == pytest.approx((500 + 200 - 790 + 800) / 4)
+
+
+def test_touching_cards_that_score_differently_are_refused():
+    deals = _injected()
+    deals[2][Card.parse("SQ")] = 0
+    with pytest.raises(ValueError, match="SK/SQ score differently on deal 2"):
+        summarise_leads(WEST, "4S", "S", "none", deals)
+
+
+def test_wilson_interval():
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(10, 10)[1] == 1.0
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.40383, abs=1e-5) and hi == pytest.approx(0.59617, abs=1e-5)
+
+
+def test_outputs_of_a_report():
+    r = summarise_leads(WEST, "4S", "S", "none", _injected(), seed=3)
+    data = json.loads(r.to_json())
+    assert data["contract"] == "4S" and data["leader"] == "W" and data["seed"] == 3
+    assert data["rows"][0]["cards"] == ["SK", "SQ"] and data["rows"][0]["mean"] == 4.5
+    lines = r.to_csv().splitlines()
+    assert lines[0].startswith("label,n,mean,var") and lines[1].startswith("SK/SQ,4,4.5,")
+    assert len(lines) == 11
+    text = r.to_text()
+    assert "*SK/SQ" in text and "=S7" in text
+
+
+def test_one_deal_has_no_variance():
+    r = summarise_leads(WEST, "4S", "S", "none", _injected()[:1])
+    assert math.isnan(r.best.var) and json.loads(r.to_json())["rows"][0]["var"] is None
+
+
+# ---- the analysis end to end ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def report():
+    return analyse_leads(WEST, "4S", "S", "none", constraints=CONSTRAINTS, samples=6, seed=11,
+                         jobs=1)
+
+
+def test_saved_deals_carry_the_scores_card_scores_gives(report):
+    assert report.samples == 6 and len(report.deals) == 6
+    assert 0 < report.acceptance_rate < 1
+    games = list(pbn.loads(report.to_pbn()))
+    assert len(games) == 6
+    solver = Solver()
+    for game, deal in zip(games, report.deals):
+        assert game.deal == deal and game.declarer == Seat.SOUTH and game.contract == "4S"
+        assert deal.west == Hand.from_pbn(WEST)
+        assert deal.south.length("S") >= 5 and deal.south.hcp >= 12
+        assert deal.north.length("S") >= 3 and deal.north.hcp >= 6
+        saved = {Card.parse(k): int(v) for k, v in
+                 (item.split(":") for item in game.tag("LeadTricks").split())}
+        assert saved == solver.card_scores(deal, "S", "W")
+    # every row is the mean of its cards' saved scores, and cards of a row always agree
+    for row in report.rows:
+        cols = [report.hand_cards.index(c) for c in row.cards]
+        values = report.card_tricks[:, cols]
+        assert (values == values[:, :1]).all()
+        assert row.mean == pytest.approx(values[:, 0].mean())
+
+
+def test_same_seed_same_report_for_any_jobs(report):
+    again = analyse_leads(WEST, "4S", "S", "none", constraints=CONSTRAINTS, samples=6, seed=11,
+                          jobs=2)
+    assert again.rows == report.rows
+    assert again.deals == report.deals
+    assert (again.card_tricks == report.card_tricks).all()
+    assert again.to_json() == report.to_json()
+
+
+def test_stopping_rule_stops_at_a_batch_boundary():
+    r = analyse_leads(WEST, "4S", "S", "none", constraints=CONSTRAINTS, samples=6, seed=11,
+                      stop_z=1e9, batch=2, min_samples=2)
+    assert r.samples == 6 and not r.stopped_early  # never clear at 1e9 SE
+    r = analyse_leads(WEST, "4S", "S", "none", constraints=CONSTRAINTS, samples=6, seed=11,
+                      stop_z=0.0, batch=2, min_samples=2)
+    assert r.samples in (2, 4, 6)
+    if r.stopped_early:
+        assert r.samples < 6
+
+
+def test_bad_arguments():
+    with pytest.raises(ParseError):
+        analyse_leads(WEST, "4Z", "S")
+    with pytest.raises(SamplingError):
+        analyse_leads(WEST, "4S", "S", constraints={"N": "20+ hcp", "E": "20+ hcp"})
+    with pytest.raises(ValueError, match="samples"):
+        analyse_leads(WEST, "4S", "S", samples=0)
+    with pytest.raises(ValueError, match="13 cards"):
+        analyse_leads("KQ72.J83.T94.A6", "4S", "S")
+    with pytest.raises(ValueError, match="names declarer N"):
+        analyse_leads(WEST, "4SN", "S")
+
+
+# ---- the command line ----------------------------------------------------------------------
+
+HAND_ARGS = ["--leader", "W", "--hand", WEST, "--contract", "4S", "--declarer", "S",
+             "--vul", "none", "--south", CONSTRAINTS["S"], "--north", CONSTRAINTS["N"],
+             "--samples", "3", "--seed", "2", "--quiet"]
+
+
+def test_cli_text_json_and_csv(capsys, tmp_path):
+    saved = tmp_path / "deals.pbn"
+    assert main(HAND_ARGS + ["--save-deals", str(saved)]) == 0
+    text = capsys.readouterr().out
+    assert "Opening lead by W from KQ72.J83.T94.A65 against 4S by S" in text
+    assert len(list(pbn.load_path(saved))) == 3
+    assert main(HAND_ARGS + ["--format", "json", "--sort", "p_set"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["samples"] == 3 and data["criterion"] == "p_set"
+    assert data["constraints"] == {"N": "3+ spades, 6+ hcp", "S": "5+ spades, 12+ hcp"}
+    assert main(HAND_ARGS + ["--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith("label,n,mean")
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--north", "15-17 hcpp"], "at column 7"),
+    (["--leader", "N"], "left-hand opponent, W, not N"),
+    (["--north", "20+ hcp", "--east", "20+ hcp"], "share 30 points"),
+    (["--contract", "4Z"], "strain"),
+    (["--west", "12+ hcp"], "opening leader"),
+])
+def test_cli_usage_errors_are_one_line_exit_2(capsys, extra, fragment):
+    assert main(HAND_ARGS + extra) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_known_dummy(capsys):
+    assert main(HAND_ARGS[:-9] + ["--north", "AJ3.K42.AQ87.KQ4", "--samples", "2", "--seed",
+                                  "1", "--quiet", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["constraints"]["N"] == "known AJ3.K42.AQ87.KQ4"
+
+
+def test_cli_pbn_file_reports_bad_boards_and_goes_on(capsys, tmp_path):
+    deal = "N:AJ3.K42.AQ87.K54 T98.AQ65.K32.987 6.T97.J654.QJT32 KQ7542.J83.T9.A6"
+    path = tmp_path / "boards.pbn"
+    path.write_text(
+        f'[Board "1"]\n[Deal "{deal}"]\n[Declarer "N"]\n[Contract "3NT"]\n\n'
+        f'[Board "2"]\n[Deal "{deal}"]\n[Contract "4S"]\n\n'
+        f'[Board "3"]\n[Deal "{deal}"]\n[Declarer ""]\n[Contract "Pass"]\n')
+    status = main([str(path), "--samples", "2", "--seed", "1", "--quiet", "--format", "json"])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert f"{path}:6: no declarer" in captured.err
+    [item] = json.loads(captured.out)
+    assert item["board"] == 1 and item["leader"] == "E" and item["hand"] == "T98.AQ65.K32.987"
+    assert item["vulnerable"] == "None"  # board 1 by the rotation
