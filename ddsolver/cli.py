@@ -472,10 +472,17 @@ def check_readable(paths: Iterable[str]) -> None:
 _check_readable = check_readable
 
 
-def open_output(path: str | None) -> tuple[TextIO, bool]:
-    """Standard output (``None`` or ``-``) or the file, and whether to close it."""
+def open_output(path: str | None, inputs: Iterable[str] = ()) -> tuple[TextIO, bool]:
+    """Standard output (``None`` or ``-``) or the file, and whether to close it.
+
+    :raises UsageError: if the file cannot be written, or is one of ``inputs`` (opening
+        it for writing would empty it before it is read).
+    """
     if path is None or path == "-":
         return sys.stdout, False
+    target = os.path.realpath(path)
+    if any(os.path.realpath(p) == target for p in inputs):
+        raise UsageError(f"{path} is an input file: writing it would destroy it")
     try:
         return open(path, "w", encoding="utf-8", newline=""), True
     except OSError as err:
@@ -552,7 +559,7 @@ def run_table(args: argparse.Namespace) -> int:
     if store is not None and args.resume and not args.quiet:
         print(f"{PROG}: resuming with {len(store)} tables in {store.path}", file=sys.stderr)
     try:
-        out, close = open_output(args.output)
+        out, close = open_output(args.output, args.files)
     except UsageError:
         if store is not None:
             store.close()

@@ -268,7 +268,7 @@ def run_play(args: argparse.Namespace) -> int:
     check_readable(args.files)
     show_progress = not args.quiet and sys.stderr.isatty()
     jobs = args.jobs or os.cpu_count() or 1
-    out, close = open_output(args.output)
+    out, close = open_output(args.output, args.files)
     failed = done = 0
     started = time.perf_counter()
     progress = progress_bar(None, show_progress)

@@ -262,14 +262,12 @@ def _title(args: argparse.Namespace) -> str:
 def run_report(args: argparse.Namespace) -> int:
     from .cli import UsageError, open_output
     check_readable(args.files)
-    if args.html != "-" and os.path.abspath(args.html) in {os.path.abspath(p) for p in args.files}:
-        raise UsageError(f"--html {args.html} would overwrite an input file")
     show_progress = not args.quiet and sys.stderr.isatty()
     jobs = args.jobs or os.cpu_count() or 1
     title = _title(args)
     store = open_store(args)
     try:
-        out, close = open_output(args.html)
+        out, close = open_output(args.html, args.files)
     except UsageError:
         if store is not None:
             store.close()

@@ -271,7 +271,7 @@ def test_no_command_prints_help_and_exits_2(capsys):
     assert "usage:" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["table", "solve"])
+@pytest.mark.parametrize("command", ["table", "solve", "report", "play"])
 def test_every_command_help_has_examples(capsys, command):
     with pytest.raises(SystemExit) as exc:
         cli.main([command, "--help"])

@@ -11,6 +11,7 @@ import pytest
 from cardgames import pbn
 from cardgames.cards import Seat, Suit
 from ddsolver import cli, dd_table
+from ddsolver.cli_store import ResultStore
 from ddsolver.par import par as par_of
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -205,6 +206,30 @@ def test_report_skips_a_bad_board_and_says_so(tmp_path, capsys):
     assert "1 board could not be read or solved" in text
 
 
+def test_interrupted_report_keeps_its_tables_and_resumes(tmp_path, capsys, monkeypatch):
+    db = tmp_path / "tables.sqlite"
+    target = tmp_path / "r.html"
+    real_put = ResultStore.put_table
+    calls = 0
+
+    def put(self, key, table):
+        nonlocal calls
+        real_put(self, key, table)
+        calls += 1
+        if calls == 2:
+            raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ResultStore, "put_table", put)
+        status, _, err = run(capsys, "report", PROBLEMS, "--html", target, "--db", db, "-j", "1")
+    assert status == 130
+    assert "2 new tables saved" in err and "--resume" in err and "Traceback" not in err
+    status, _, err = run(capsys, "report", PROBLEMS, "--html", target, "--db", db, "--resume")
+    assert status == 0
+    assert f"2 from {db}, 4 solved now" in err
+    assert len(parse_report(target.read_text(encoding="utf-8")).boards) == 6
+
+
 def test_report_to_standard_output(capsys):
     status, out, _ = run(capsys, "report", PROBLEMS, "--html", "-", "-q")
     assert status == 0
@@ -217,7 +242,7 @@ def test_report_usage_errors(tmp_path, capsys):
     assert exc.value.code == 2
     capsys.readouterr()
     status, _, err = run(capsys, "report", PROBLEMS, "--html", PROBLEMS)
-    assert status == 2 and "would overwrite an input file" in err
+    assert status == 2 and "is an input file" in err
     status, _, err = run(capsys, "report", PROBLEMS, "--html", tmp_path / "no" / "x.html")
     assert status == 2 and "cannot write" in err
 

@@ -351,3 +351,12 @@ def test_table_help_describes_db_resume_and_pbn(capsys):
     text = capsys.readouterr().out
     for word in ("--db", "--resume", "pbn", "OptimumResultTable", "130"):
         assert word in text
+
+
+def test_output_onto_an_input_file_is_refused(tmp_path, capsys):
+    path = tmp_path / "in.pbn"
+    text = f'[Board "1"]\n[Deal "{ENDING}"]\n'
+    path.write_text(text)
+    status, _, err = run(capsys, "table", path, "--format", "pbn", "-o", path)
+    assert status == 2 and "is an input file" in err
+    assert path.read_text() == text
