@@ -439,35 +439,46 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
             yield i, solver._table(_batch_masks(i, deal))
         return
 
+    # The unit of work is one strain of one deal: strains share nothing in the table,
+    # and five small units per deal keep every thread busy to the end of a batch
+    # instead of leaving one slow deal to finish alone.
     local = threading.local()
 
-    def work(masks: tuple[int, ...]) -> DDTable:
+    def work(masks: tuple[int, ...], strain: int) -> list[int]:
         solver = getattr(local, "solver", None)
         if solver is None:
             solver = local.solver = Solver(tt_mb)
-        return solver._table(masks)
+        return solver._core.dd_strain(masks, strain)
 
     window = 2 * n_jobs  # deals in flight: enough to keep every worker busy
-    pending: dict[Future[DDTable], int] = {}
+    pending: dict[int, list[Future[list[int]]]] = {}
     with ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="ddsolver") as pool:
         try:
             for i, deal in enumerate(deals):
-                pending[pool.submit(work, _batch_masks(i, deal))] = i
+                masks = _batch_masks(i, deal)
+                pending[i] = [pool.submit(work, masks, strain) for strain in range(5)]
                 while len(pending) >= window:
                     yield from _harvest(pending)
             while pending:
                 yield from _harvest(pending)
         finally:
-            for future in pending:
-                future.cancel()
+            for futures in pending.values():
+                for future in futures:
+                    future.cancel()
 
 
-def _harvest(pending: dict[Future[DDTable], int]) -> Iterator[tuple[int, DDTable]]:
-    """Wait for at least one future and yield the finished ones, lowest index first."""
-    done, _ = wait(pending, return_when=FIRST_COMPLETED)
-    for future in sorted(done, key=pending.__getitem__):
-        index = pending.pop(future)
-        yield index, future.result()
+def _harvest(pending: dict[int, list[Future[list[int]]]]) -> Iterator[tuple[int, DDTable]]:
+    """Wait until some deal has all its strains solved; yield the finished deals, lowest
+    index first."""
+    while True:
+        finished = [i for i, futures in pending.items() if all(f.done() for f in futures)]
+        if finished:
+            break
+        wait([f for futures in pending.values() for f in futures if not f.done()],
+             return_when=FIRST_COMPLETED)
+    for index in finished:
+        by_strain = [future.result() for future in pending.pop(index)]
+        yield index, DDTable(tuple(tuple(by_strain[s][d] for s in range(5)) for d in range(4)))
 
 
 def dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
