@@ -992,18 +992,35 @@ cdef class Core:
     def dd_table(self, tuple hands):
         """Declarer's tricks for all 20 (strain, declarer) pairs: a list of 5 lists
         (strains S H D C NT) of 4 ints (declarer N E S W)."""
+        return [self.dd_strain(hands, strain) for strain in range(5)]
+
+    def dd_strain(self, tuple hands, int strain):
+        """Declarer's tricks in one strain (0-3 suits S H D C, 4 no-trump): a list of 4
+        ints, declarer N E S W.  The table's entries are keyed by trump, so strains share
+        nothing: they can be solved in any order, or by different solvers."""
         cdef uint16_t hm[16]
-        cdef int i, n, ns_won = 0, strain, leader, declarer, ns, guess
-        cdef int res[5][4]
+        cdef int n, ns_won = 0, leader, declarer, ns, k
+        cdef int res[4]
+        cdef int guess[2]
+        # Leaders N, S first, then E, W: a leader's result is the best guess for the
+        # other leader of the same side.
+        cdef int order[4]
+        order[0] = 0
+        order[1] = 2
+        order[2] = 1
+        order[3] = 3
+        if not 0 <= strain <= 4:
+            raise ValueError(f"strain must be 0..4, got {strain}")
         n = self._load_hands(hands, hm)
         with nogil:
-            for strain in range(5):
-                guess = -1
-                for leader in range(4):
-                    load_position(self.c, hm, strain, leader, n, NULL, 0, &ns_won)
-                    ns = mtd(self.c, guess)
-                    guess = ns
-                    declarer = (leader + 3) & 3
-                    res[strain][declarer] = ns if (declarer & 1) == 0 else n - ns
-        return [[res[strain][declarer] for declarer in range(4)] for strain in range(5)]
-
+            guess[0] = guess[1] = -1
+            for k in range(4):
+                leader = order[k]
+                load_position(self.c, hm, strain, leader, n, NULL, 0, &ns_won)
+                ns = mtd(self.c, guess[leader & 1])
+                guess[leader & 1] = ns
+                if k == 1:
+                    guess[1] = ns
+                declarer = (leader + 3) & 3
+                res[declarer] = ns if (declarer & 1) == 0 else n - ns
+        return [res[declarer] for declarer in range(4)]
