@@ -403,17 +403,32 @@ cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
 # 3b. Quick tricks: sure winners the side on lead can cash at once
 # ---------------------------------------------------------------------------
 
+cdef inline bint runs_whole_suit(Ctx *c, int seat, int s) noexcept nogil:
+    """Does ``seat`` hold at least as many of the top cards of ``s`` (in a row) as
+    any other hand holds cards of ``s``?  Then leading them from the top takes every
+    round of the suit: all of ``seat``'s cards of ``s`` win."""
+    cdef uint32_t mine = c.hand[seat][s], m = c.rem[s]
+    cdef int k = 0, q, others = 0
+    while m and (mine >> dd_hibit(m)) & 1:
+        k += 1
+        m ^= (<uint32_t>1) << dd_hibit(m)
+    for q in range(4):
+        if q != seat and dd_popcount(c.hand[q][s]) > others:
+            others = dd_popcount(c.hand[q][s])
+    return k >= others
+
+
 cdef int quick_tricks(Ctx *c, uint16_t *wr, int need) noexcept nogil:
-    """Tricks the side on lead can cash at once: the leader's own top cards, or, if the
-    leader can reach partner's top card in some suit, partner's top cards.  A lower
-    bound for the leader's side.  Sets ``wr`` to the ranks relied on.  Stops counting
-    at ``need``: fewer ranks relied on make the result hold for more positions."""
-    cdef int seat = c.leader, pard = c.leader ^ 2, s, t = c.trump, best, alt
+    """Tricks the side on lead can cash at once: the leader's own top cards, then, if
+    the leader can reach partner's top card in some suit, partner's top cards.  A
+    lower bound for the leader's side.  Sets ``wr`` to the ranks relied on.  Stops
+    counting at ``need``: fewer ranks relied on make the result hold for more positions."""
+    cdef int seat = c.leader, pard = c.leader ^ 2, s, t = c.trump, own, alt
     cdef uint16_t wr2[4]
     wr[0] = wr[1] = wr[2] = wr[3] = 0
-    best = cash_tricks(c, seat, wr, need)
-    if best >= need:
-        return best
+    own = cash_tricks(c, seat, wr, need)
+    if own >= need:
+        return own
     for s in range(4):
         # An entry: the leader leads a small card of s, partner wins with the top card.
         if (c.hand[seat][s] and (c.hand[pard][s] >> dd_hibit(c.rem[s])) & 1
@@ -424,15 +439,36 @@ cdef int quick_tricks(Ctx *c, uint16_t *wr, int need) noexcept nogil:
             wr2[0] = wr2[1] = wr2[2] = wr2[3] = 0
             # The entry itself relies on partner holding the top card of s.
             wr2[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
-            alt = cash_tricks(c, pard, wr2, need)
-            if alt > best:
-                best = alt
+            # The leader's own winners first, then the entry and partner's winners:
+            # sound when partner can keep its winners while following or discarding
+            # on the leader's (own + partner's tricks fit in partner's hand), and in a
+            # trump contract when neither hand can be made to ruff out of turn (the
+            # leader has no trumps left after cashing, partner has none).
+            if own > 0 and (t == NOTRUMP or (c.hand[pard][t] == 0
+                                             and (c.hand[seat][t] == 0
+                                                  or runs_whole_suit(c, seat, t)))):
+                alt = cash_tricks(c, pard, wr2, need - own)
+                if own + alt <= c.tricks_left:
+                    alt += own
+                    wr2[0] |= wr[0]
+                    wr2[1] |= wr[1]
+                    wr2[2] |= wr[2]
+                    wr2[3] |= wr[3]
+                elif alt > own:
+                    # Too many to keep both: partner's alone (its relied-on ranks only).
+                    wr2[0] = wr2[1] = wr2[2] = wr2[3] = 0
+                    wr2[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
+                    alt = cash_tricks(c, pard, wr2, need)
+            else:
+                alt = cash_tricks(c, pard, wr2, need)
+            if alt > own:
                 wr[0] = wr2[0]
                 wr[1] = wr2[1]
                 wr[2] = wr2[2]
                 wr[3] = wr2[3]
+                return alt
             break
-    return best
+    return own
 
 
 cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr, int need) noexcept nogil:
@@ -529,6 +565,71 @@ cdef inline bint must_lose_trick(Ctx *c, uint16_t *wr) noexcept nogil:
         if c.hand[seat][s]:
             wr[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
     return True
+
+
+cdef inline bint defence_sure_trick_nt(Ctx *c, uint16_t *wr) noexcept nogil:
+    """No-trump, at the start of a trick: is the side not on lead sure of a trick?
+
+    Say it holds the top card of suit s.  Its holder keeps that card to the end (it
+    can always discard another one first), so the side on lead, to win every trick,
+    must never lead s.  Every trick led in another suit x uses up a card of x from
+    each of the leading side's hands that has one, so they can lead x at most
+    max(len, len) times.  If those counts fall short of the tricks left, the
+    defence wins one.  Sets ``wr`` to the top card relied on."""
+    cdef int l1 = c.leader, l2 = c.leader ^ 2, s, m, n, total = 0, excl = -1, best = -1
+    for s in range(4):
+        m = dd_popcount(c.hand[l1][s])
+        n = dd_popcount(c.hand[l2][s])
+        if n > m:
+            m = n
+        total += m
+        if c.rem[s] and not ((c.hand[l1][s] | c.hand[l2][s]) >> dd_hibit(c.rem[s])) & 1:
+            if m > excl:
+                excl = m
+                best = s
+    if best < 0 or total - excl >= c.tricks_left:
+        return False
+    wr[0] = wr[1] = wr[2] = wr[3] = 0
+    wr[best] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[best]))
+    return True
+
+
+cdef int trick_sure_side(Ctx *c, int pos, uint16_t *wr) noexcept nogil:
+    """Inside a trick (pos >= 1): the side (0 = NS, 1 = EW) sure to win it whatever the
+    players still to play do, or -1 if that is not settled.  Adds to ``wr`` the rank
+    relied on (the winning card's; suit lengths are in the table key)."""
+    cdef int ls = T(c).suit[0], wp = T(c).winpos[pos], t = c.trump
+    cdef int ws = T(c).suit[wp], top = T(c).rank[wp], side = (c.leader + wp) & 1
+    cdef int q, seat, r
+    cdef uint32_t h
+    if ws == ls:
+        # Highest card of the led suit among the winning card and the hands to come.
+        for q in range(pos, 4):
+            seat = (c.leader + q) & 3
+            h = c.hand[seat][ls]
+            if h:
+                r = dd_hibit(h)
+                if r > top:
+                    top = r
+                    side = seat & 1
+        # An opponent of that side still to play, void in the suit, could ruff.
+        if t != NOTRUMP and ls != t:
+            for q in range(pos, 4):
+                seat = (c.leader + q) & 3
+                if (seat & 1) != side and c.hand[seat][ls] == 0 and c.hand[seat][t] != 0:
+                    return -1
+        wr[ls] |= <uint16_t>(1 << top)
+        return side
+    # The trick has been ruffed: only hands void in the led suit can overruff.
+    for q in range(pos, 4):
+        seat = (c.leader + q) & 3
+        if c.hand[seat][ls] == 0 and c.hand[seat][t] != 0:
+            r = dd_hibit(c.hand[seat][t])
+            if r > top:
+                top = r
+                side = seat & 1
+    wr[t] |= <uint16_t>(1 << top)
+    return side
 
 
 # ---------------------------------------------------------------------------
@@ -653,6 +754,15 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         return False
     c.nodes += 1
 
+    if pos > 0 and (target == 1 or target == c.tricks_left):
+        # Step 2a. One side needs just one more trick and is sure to win this one.
+        i = trick_sure_side(c, pos, wr)
+        if i == 0 and target == 1:
+            return True
+        if i == 1 and target == c.tricks_left:
+            return False
+        wr[0] = wr[1] = wr[2] = wr[3] = 0
+
     if pos == 0:
         # Step 2. The last trick is forced.
         if c.tricks_left == 1:
@@ -666,8 +776,11 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
             return False
         # Step 3b. Later tricks: a trick the side on lead must lose now; top trumps
         # that win in the end, whoever is on lead.
-        if i == 0 and (target == c.tricks_left if (c.leader & 1) == 0 else target == 1):
-            if must_lose_trick(c, wr):
+        if target == c.tricks_left if (c.leader & 1) == 0 else target == 1:
+            # The side on lead needs every trick.
+            if i == 0 and must_lose_trick(c, wr):
+                return (c.leader & 1) == 1
+            if c.trump == NOTRUMP and defence_sure_trick_nt(c, wr):
                 return (c.leader & 1) == 1
 
         if c.trump != NOTRUMP:
@@ -927,6 +1040,21 @@ cdef class Core:
             load_position(self.c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
             result = mtd(self.c, guess)
         return result, ns_won, self.c.tricks_left
+
+    def reaches(self, tuple hands, int trump, int leader, bytes played=b"", int target=7):
+        """One null-window search: can North-South take at least ``target`` tricks from
+        the current point (the trick in progress counted)?"""
+        cdef uint16_t hm[16]
+        cdef int n, ns_won = 0
+        cdef bint result
+        cdef const uint8_t *pp = played
+        cdef int np = len(played)
+        n = self._load_hands(hands, hm)
+        with nogil:
+            load_position(self.c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
+            self.c.ply = 0
+            result = search(self.c, target)
+        return bool(result)
 
     def card_scores(self, tuple hands, int trump, int leader, bytes played=b""):
         """For every legal card of the player to move: tricks the mover's side takes from
