@@ -68,7 +68,7 @@ from .hands import HCP_BY_RANK, Deal, Hand
 
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
            "AnyOf", "Not", "Any", "balanced", "unbalanced", "parse_constraint", "Sampler",
-           "SampleResult", "deal_hidden"]
+           "SampleResult", "deal_hidden", "as_constraint"]
 
 # ---- card tables (card index = suit * 13 + rank - 2, as Card.index) ------------------------
 
@@ -163,10 +163,10 @@ class Constraint:
         return frozenset()
 
     def __and__(self, other: "Constraint") -> "Constraint":
-        return AllOf(_parts(self, AllOf) + _parts(_coerce(other), AllOf))
+        return AllOf(_parts(self, AllOf) + _parts(as_constraint(other), AllOf))
 
     def __or__(self, other: "Constraint") -> "Constraint":
-        return AnyOf(_parts(self, AnyOf) + _parts(_coerce(other), AnyOf))
+        return AnyOf(_parts(self, AnyOf) + _parts(as_constraint(other), AnyOf))
 
     def __invert__(self) -> "Constraint":
         return Not(self)
@@ -175,7 +175,12 @@ class Constraint:
         return f"parse_constraint({str(self)!r})"
 
 
-def _coerce(value: "Constraint | str | Callable[[Hand], bool]") -> Constraint:
+def as_constraint(value: "Constraint | str | Callable[[Hand], bool]") -> Constraint:
+    """A :class:`Constraint` from a constraint, its text, or a predicate on a hand.
+
+    :raises ParseError: for malformed text.
+    :raises TypeError: for anything else.
+    """
     if isinstance(value, Constraint):
         return value
     if isinstance(value, str):
@@ -479,7 +484,7 @@ class AllOf(Constraint):
     parts: tuple[Constraint, ...]
 
     def __init__(self, parts: Iterable[Constraint]):
-        object.__setattr__(self, "parts", tuple(_coerce(p) for p in parts))
+        object.__setattr__(self, "parts", tuple(as_constraint(p) for p in parts))
 
     def accepts(self, hand: Hand) -> bool:
         return all(p.accepts(hand) for p in self.parts)
@@ -529,7 +534,7 @@ class AnyOf(Constraint):
     parts: tuple[Constraint, ...]
 
     def __init__(self, parts: Iterable[Constraint]):
-        object.__setattr__(self, "parts", tuple(_coerce(p) for p in parts))
+        object.__setattr__(self, "parts", tuple(as_constraint(p) for p in parts))
         if not self.parts:
             raise ValueError("AnyOf needs at least one part")
 
@@ -580,7 +585,7 @@ class Not(Constraint):
     part: Constraint
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "part", _coerce(self.part))
+        object.__setattr__(self, "part", as_constraint(self.part))
 
     def accepts(self, hand: Hand) -> bool:
         return not self.part.accepts(hand)
@@ -597,7 +602,9 @@ class Not(Constraint):
         return self._mask(f)
 
     def required(self) -> frozenset[Card]:
-        return self.part.forbidden() if isinstance(self.part, Lacks) else frozenset()
+        # not (lacks X) is holds X only for one card: "not lacks SA HK" is "holds SA or HK"
+        return self.part.forbidden() if isinstance(self.part, Lacks) and \
+            len(self.part.cards) == 1 else frozenset()
 
     def forbidden(self) -> frozenset[Card]:
         return self.part.required() if isinstance(self.part, Holds) and \
@@ -942,7 +949,7 @@ class Sampler:
         self.constraints: dict[Seat, Constraint] = {}
         for seat_like, c in (constraints or {}).items():
             seat = Seat.parse(seat_like)
-            c = _coerce(c)
+            c = as_constraint(c)
             self.constraints[seat] = (self.constraints[seat] & c) if seat in self.constraints \
                 else c
         self.known = tuple(hands)

@@ -65,7 +65,7 @@ import numpy as np
 
 from cardgames import pbn
 from cardgames.cards import Card, CardLike, Seat, SeatLike
-from cardgames.dealing import Constraint, Sampler, _coerce
+from cardgames.dealing import Constraint, Sampler, as_constraint
 from cardgames.errors import CardgamesError
 from cardgames.hands import Deal, Hand
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, imps, score
@@ -552,7 +552,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         if seat == leader:
             raise CardgamesError("the leader's hand is given as `hand`, not in `known`")
         known_hands[seat] = kh
-    cons = {Seat.parse(k): _coerce(v) for k, v in (constraints or {}).items()}
+    cons = {Seat.parse(k): as_constraint(v) for k, v in (constraints or {}).items()}
     sampler = Sampler(known_hands, cons, predicate=predicate, seed=seed,
                       max_attempts=max_attempts, max_seconds=max_seconds)
     cons_text = {s.letter: str(v) for s, v in sorted(cons.items())}

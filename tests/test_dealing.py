@@ -159,6 +159,24 @@ def test_every_sampled_deal_meets_every_constraint(seat_constraints, seed):
             assert c.accepts(deal[seat])
 
 
+@given(c=_constraints(), seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=50, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+def test_nested_and_or_not_constraints_are_honoured(c, seed):
+    try:
+        deals = Sampler({"W": WEST}, {"N": c}, seed=seed, batch_size=1024,
+                        max_attempts=20_000, max_seconds=1).sample(3)
+    except SamplingError:
+        assume(False)
+    assert all(c.accepts(d.north) for d in deals)
+
+
+def test_not_lacks_two_cards_means_either_card():
+    deals = Sampler({"W": WEST}, {"N": "not lacks HA HK"}, seed=2).sample(200)
+    assert all("HA" in d.north or "HK" in d.north for d in deals)
+    assert any(("HA" in d.north) != ("HK" in d.north) for d in deals)
+
+
 def test_known_cards_and_python_predicates_are_honoured():
     seen = []
 
