@@ -34,3 +34,6 @@ class Core:
         """(mover's seat, [(card, tricks for the mover's side from here), ...])."""
     def dd_table(self, hands: tuple[int, ...]) -> list[list[int]]:
         """Declarer's tricks, [strain S H D C NT][declarer N E S W]."""
+    def dd_strain(self, hands: tuple[int, ...], strain: int) -> list[int]: ...
+    def reaches(self, hands: tuple[int, ...], trump: int, leader: int, played: bytes = b"",
+                target: int = 7) -> bool: ...
