@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Benchmark the Monte-Carlo opening-lead analysis against the same work done with DDS.
+
+The work: deal the three hidden hands at random around a known opening leader's hand,
+under constraints, and score every opening lead of each deal double-dummy.
+
+* ours: ``ddsolver.analyse_leads(..., samples=N, jobs=1)`` and ``jobs=2``, end to end
+  (dealing with :mod:`cardgames.dealing`, one all-card solve per deal, the statistics);
+* DDS: endplay's ``generate_deals`` (its dealer, same constraints in dealer syntax, the
+  leader's hand predealt) plus endplay's ``solve_board`` (DDS SolveBoard, all cards), with
+  DDS limited to one thread.
+
+Printed: samples per second of each and the ratio ours / DDS (higher is better for us;
+the target is at least 1.0), and, to show where the time goes, the two halves separately:
+dealing alone, and solving alone on the *same* deals (ours from the analysis, DDS given
+our deals), whose answers are checked card by card (exit 1 on any disagreement).
+
+Usage: ``python bench/bench_leads.py [--samples N] [--seed S] [--scenario NAME] [--quick]``.
+Exit status 2 when it cannot run (no endplay, no built ddsolver).  See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# name: (leader's hand, contract, declarer, our constraints, the same in dealer syntax)
+SCENARIOS = {
+    "constrained": ("KQ72.J83.T94.A65", "4S", "S",
+                    {"S": "5+ spades, 12+ hcp", "N": "3+ spades, 6+ hcp"},
+                    "hcp(south) >= 12 && spades(south) >= 5 && "
+                    "hcp(north) >= 6 && spades(north) >= 3"),
+    "notrump": ("KQ72.J83.T94.A65", "3NT", "S",
+                {"S": "15-17 hcp, balanced", "N": "9-15 hcp"},
+                "hcp(south) >= 15 && hcp(south) <= 17 && shape(south, any 4333 + any 4432 + "
+                "any 5332) && hcp(north) >= 9 && hcp(north) <= 15"),
+    "free": ("KQ72.J83.T94.A65", "4S", "S", {}, None),
+}
+
+
+def die(message: str) -> None:
+    print(f"bench_leads: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def _prefer_checkout() -> None:
+    if any((ROOT / "ddsolver").glob("_core*.so")):
+        sys.path.insert(0, str(ROOT))
+
+
+def _git_revision() -> str:
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except Exception:
+        return "?"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=None, help="deals per run (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of both dealers (default 1)")
+    parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="constrained")
+    parser.add_argument("--quick", action="store_true", help="20 deals")
+    args = parser.parse_args(argv)
+    n = args.samples or (20 if args.quick else 100)
+
+    _prefer_checkout()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    try:
+        import ddsolver
+        from ddsolver.leads import analyse_leads
+        from cardgames.dealing import Sampler
+        from cardgames import Card, Seat, Strain
+    except ImportError as err:
+        die(f"ddsolver does not import ({err}); build it with "
+            f"`python setup.py build_ext --inplace`")
+    try:
+        import endplay
+        from endplay.dds import solve_board
+        from endplay.dealer import generate_deals
+        from endplay.types import Deal as EDeal, Denom, Player
+        from bench_dds import Dds  # sets DDS to one thread and reads the count back
+    except ImportError as err:
+        die(f"endplay is needed ({err}); `pip install '.[bench]'`")
+
+    hand, contract, declarer, constraints, dealer_expr = SCENARIOS[args.scenario]
+    dds = Dds()
+    if dds.threads not in (None, 1):
+        die(f"DDS reports {dds.threads} threads after SetMaxThreads(1)")
+    decl = Seat.parse(declarer)
+    leader = decl.lho
+    strain = Strain.parse(contract[1:])
+
+    print(f"command   : {' '.join(shlex.quote(a) for a in [sys.argv[0], *(argv or sys.argv[1:])])}")
+    print(f"ddsolver  : {Path(ddsolver.__file__).parent} (git {_git_revision()}); endplay "
+          f"{getattr(endplay, '__version__', '?')}, DDS {dds.version}, threads {dds.threads}")
+    print(f"machine   : {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    cons_text = "; ".join(f"{k}: {v}" for k, v in constraints.items()) or "none"
+    print(f"problem   : {leader.letter} leads from {hand} against {contract} by {declarer}; "
+          f"constraints {cons_text}; {n} deals, seed {args.seed}")
+    print()
+
+    cpu: dict[int, float] = {}
+
+    def ours(jobs: int):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        report = analyse_leads(hand, contract, declarer, "none", constraints=constraints,
+                               samples=n, seed=args.seed, jobs=jobs)
+        wall = time.perf_counter() - start
+        cpu[jobs] = (time.process_time() - start_cpu) / wall
+        return wall, report
+
+    # warm-up: first-call costs (imports, table allocation) out of the timed runs
+    analyse_leads(hand, contract, declarer, "none", constraints=constraints, samples=2,
+                  seed=args.seed + 1000)
+    predeal = EDeal(f"{leader.letter}:{hand} - - -")
+    list(generate_deals(*( [dealer_expr] if dealer_expr else []), predeal=predeal, produce=2,
+                        seed=args.seed + 1000))
+
+    t1, rep1 = ours(1)
+    t2, rep2 = ours(2)
+    same = rep1.rows == rep2.rows and (rep1.card_tricks == rep2.card_tricks).all()
+
+    # DDS pipeline: endplay's dealer, then SolveBoard for every card, one thread
+    start, start_cpu = time.perf_counter(), time.process_time()
+    edeals = list(generate_deals(*([dealer_expr] if dealer_expr else []), predeal=predeal,
+                                 produce=n, seed=args.seed))
+    t_gen = time.perf_counter() - start
+    start = time.perf_counter()
+    for d in edeals:
+        d.first = Player.find(leader.letter)
+        d.trump = Denom.find(strain.letter.lower() if strain.letter != "NT" else "nt")
+        list(solve_board(d))
+    t_dds_solve = time.perf_counter() - start
+    t_dds = t_gen + t_dds_solve
+    cpu[0] = (time.process_time() - start_cpu) / t_dds
+
+    # the halves: our dealer alone, and DDS solving our deals (checked against ours)
+    start = time.perf_counter()
+    Sampler({leader: hand}, constraints, seed=args.seed).sample(n)
+    t_our_gen = time.perf_counter() - start
+    t_same = 0.0
+    bad = 0
+    for i, deal in enumerate(rep1.deals):
+        ed = EDeal(deal.to_pbn())
+        ed.first = Player.find(leader.letter)
+        ed.trump = Denom.find(strain.letter.lower() if strain.letter != "NT" else "nt")
+        start = time.perf_counter()
+        solved = list(solve_board(ed))
+        t_same += time.perf_counter() - start
+        theirs = {Card.from_index(int(c.suit) * 13 + int(c.rank).bit_length() - 3): t
+                  for c, t in solved}
+        mine = dict(zip(rep1.hand_cards, (int(x) for x in rep1.card_tricks[i])))
+        if theirs != mine:
+            bad += 1
+            print(f"DISAGREEMENT on {deal.to_pbn()}: ours {mine}, DDS {theirs}",
+                  file=sys.stderr)
+
+    rate = {k: n / t for k, t in (("ours1", t1), ("ours2", t2), ("dds", t_dds))}
+    print(f"{'pipeline':<44}{'deals/s':>9}{'wall s':>9}{'cpu/wall':>9}")
+    print(f"{'ours, analyse_leads jobs=1':<44}{rate['ours1']:>9.2f}{t1:>9.2f}{cpu[1]:>9.2f}")
+    print(f"{'ours, analyse_leads jobs=2':<44}{rate['ours2']:>9.2f}{t2:>9.2f}{cpu[2]:>9.2f}")
+    print(f"{'DDS: endplay generate_deals + solve_board':<44}{rate['dds']:>9.2f}{t_dds:>9.2f}"
+          f"{cpu[0]:>9.2f}   (dealing {t_gen:.2f} s, solving {t_dds_solve:.2f} s)")
+    print()
+    print(f"ratio ours/DDS in deals per second (target >= 1.0): "
+          f"jobs=1 {rate['ours1'] / rate['dds']:.2f}, jobs=2 {rate['ours2'] / rate['dds']:.2f}")
+    print(f"dealing alone, {n} deals: ours {t_our_gen:.3f} s, endplay {t_gen:.2f} s "
+          f"(ours {t_gen / t_our_gen:.0f}x faster)")
+    print(f"solving alone, the same {n} deals (jobs=1 analysis minus our dealing): ours "
+          f"{(t1 - t_our_gen) / n * 1000:.0f} ms/deal, DDS {t_same / n * 1000:.0f} ms/deal, "
+          f"ratio ours/DDS time {(t1 - t_our_gen) / t_same:.2f}")
+    print(f"jobs=1 and jobs=2 reports identical: {same}; acceptance rate "
+          f"{100 * rep1.acceptance_rate:.3g}%")
+    load = os.getloadavg()[0]
+    if load > (os.cpu_count() or 1):
+        print(f"the machine is busy (load average {load:.2f} on {os.cpu_count()} CPUs): wall "
+              f"times are noisy and jobs=2 cannot show a speed-up; cpu/wall near 2 shows both "
+              f"threads ran")
+    print(f"answers checked against DDS on {n} deals: {n - bad} agree, {bad} disagree")
+    return 1 if bad or not same else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
