@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from typing import Callable, TextIO
@@ -46,7 +47,7 @@ examples:
       --south "15-17 hcp, balanced" --north "8-9 hcp, spades<=3, hearts<=3" --jobs 2
   ddsolver leads --hand KQ72.J83.T94.A65 --contract 4HX --declarer S --vul both \\
       --east "hcp<=5" --sort p_set --format json --save-deals leads.pbn
-  ddsolver leads data/session.pbn --samples 200 --seed 1 --format csv
+  ddsolver leads data/played.pbn --samples 200 --seed 1 --format csv
 
 constraint syntax (comma = and; "or" binds tighter; "not" negates one term):
   15-17 hcp   12+ hcp   hcp>=12   hcp<=10   5+ spades   4-5 hearts   spades>=4
@@ -267,6 +268,8 @@ def _files(args, output: _Output, games: list[pbn.Game], report_error: Callable[
         raise _Usage("with PBN files, the hand, contract and declarer come from each board; "
                      "drop --hand/--contract/--declarer/--leader")
     failed = 0
+    analysed = 0
+    skipped = 0
 
     def on_error(err: PBNError) -> None:
         nonlocal failed
@@ -285,19 +288,31 @@ def _files(args, output: _Output, games: list[pbn.Game], report_error: Callable[
                         failed += 1
                         report_error(f"{where}: {err}")
                         continue
-                    if result is not None and args.save_deals:
+                    if result is None:
+                        skipped += 1
+                        continue
+                    analysed += 1
+                    if args.save_deals:
                         games += _board_games(result, path, game.board)
+        except BrokenPipeError:
+            raise
         except OSError as err:
             raise _Usage(f"cannot read {path}: {err.strerror or err}") from None
+    if skipped and not args.quiet:
+        report_error(f"{skipped} board{'s' * (skipped != 1)} skipped: no contract (or passed "
+                     f"out), so no opening lead to choose")
+    if analysed == 0 and not failed:
+        report_error("no board names a contract and a declarer: nothing to analyse")
+        return 1
     return 1 if failed else 0
 
 
 def _board(args, game: pbn.Game, path: str, output: _Output) -> LeadReport | None:
-    """Analyse one board; None when it has nothing to analyse (no contract: skipped quietly
-    only for a passed-out board)."""
+    """Analyse one board; None when it names no contract (absent, unknown or passed out):
+    nothing to analyse, which is not an error."""
     contract_text = game.contract
     if contract_text is None:
-        raise CardgamesError("no contract")
+        return None
     contract = Contract.parse(contract_text)
     if contract is None:
         return None  # passed out: no lead to choose
@@ -362,6 +377,13 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`ddsolver leads ... | head`): stop quietly.
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -279,3 +279,12 @@ def test_cli_pbn_file_reports_bad_boards_and_goes_on(capsys, tmp_path):
     [item] = json.loads(captured.out)
     assert item["board"] == 1 and item["leader"] == "E" and item["hand"] == "T98.AQ65.K32.987"
     assert item["vulnerable"] == "None"  # board 1 by the rotation
+
+
+def test_cli_file_without_contracts_has_nothing_to_analyse(capsys, tmp_path):
+    path = tmp_path / "nocontract.pbn"
+    path.write_text('[Board "1"]\n[Deal "N:AJ3.K42.AQ87.K54 T98.AQ65.K32.987 '
+                    '6.T97.J654.QJT32 KQ7542.J83.T9.A6"]\n[Contract "?"]\n')
+    assert main([str(path), "--samples", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "1 board skipped: no contract" in err and "nothing to analyse" in err
