@@ -447,9 +447,17 @@ def progress_bar(total: int | None, enabled: bool):
     """A tqdm bar on stderr counting boards, with boards/s (off when ``enabled`` is
     false: ``--quiet``, or stderr is not a terminal)."""
     from tqdm import tqdm
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):
+        size = os.terminal_size((0, 0))
+    # A pseudo-terminal that reports a size of 0 x 0 (`script`, some CI runners) would get
+    # no bar at all: tqdm hides bars below the last row.  Assume 80 x 24 there.
+    sized = size.columns > 0 and size.lines > 0
     # rate_noinv_fmt: always "boards/s", never tqdm's inverted "s/board" for slow rates.
     return tqdm(total=total, unit=" boards", file=sys.stderr, disable=not enabled,
-                dynamic_ncols=True, leave=False,
+                dynamic_ncols=sized, ncols=None if sized else 80, nrows=None if sized else 24,
+                leave=False,
                 bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, "
                            "{rate_noinv_fmt}]")
 
