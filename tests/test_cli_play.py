@@ -149,3 +149,13 @@ def test_play_help_has_examples(capsys):
     assert exc.value.code == 0
     text = capsys.readouterr().out
     assert "examples:" in text and "ddsolver play data/played.pbn" in text
+
+
+def test_played_file_matches_its_generator():
+    """data/played.pbn is what data/make_played.py writes (the solver picks the cards, so
+    a solver change that changed an answer would show here)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_played", DATA / "make_played.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.played_text() == PLAYED.read_text()
