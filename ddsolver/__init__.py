@@ -9,6 +9,9 @@ The public API lives in :mod:`ddsolver.solver` and is re-exported here::
     dd_table(deal).tricks("S", "NT")    # South declares no-trump: South's tricks
     solve(deal, "NT", "S")              # the same single number
     card_scores(deal, "H", "W", played=["SA", "S2"])
+    par(deal, vul="ns", dealer="E")     # par score (North-South's view) and contracts
+    analyse_play(deal, "S", "W", ["HT", "HK", "H4", "H2"])   # tricks after each card
+    analyse_leads("KQ72.J83.T94.A65", "4S", "S", samples=200, seed=1)  # Monte-Carlo leads
 
 The search itself is the private Cython module :mod:`ddsolver._core`.
 """
@@ -17,7 +20,11 @@ from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
 from .solver import (DEFAULT_TT_MB, DDTable, Solver, card_scores, dd_table, dd_tables,
                      iter_dd_tables, solve)
 
-# par, analyse_play and analyse_leads join this list when they are written.
+from .par import ParContract, ParResult, par
+from .analysis import CostlyCard, PlayAnalysis, analyse_play
+from .leads import LeadReport, LeadRow, analyse_leads
+
 __all__ = ["solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores", "Solver",
-           "DDTable", "DEFAULT_TT_MB", "DealError", "IllegalPlayError", "ParseError",
-           "PlayOverError"]
+           "DDTable", "DEFAULT_TT_MB", "par", "ParResult", "ParContract", "analyse_play",
+           "PlayAnalysis", "CostlyCard", "analyse_leads", "LeadReport", "LeadRow",
+           "DealError", "IllegalPlayError", "ParseError", "PlayOverError"]
