@@ -406,9 +406,13 @@ class _PbnWriter(_Writer):
             self.out.write(directive + "\n")
         self.started = True
 
-    def _close_source(self) -> None:
-        if self.source is not None:
-            blocks = self.inputs.epilogues.get(self.source) or []
+    def _close_through(self, stop: int) -> None:
+        """Write the closing comments of the files from the current one up to, not
+        including, ``self.inputs.paths[stop]`` (files without a game included)."""
+        paths = self.inputs.paths
+        start = paths.index(self.source) if self.source in paths else 0
+        for path in paths[start:stop]:
+            blocks = self.inputs.epilogues.get(path) or []
             if blocks:
                 self.out.write("\n\n".join(blocks) + "\n")
 
@@ -417,8 +421,9 @@ class _PbnWriter(_Writer):
         assert game is not None
         if not self.started:
             self._start(board.source)
+            self.source = self.inputs.paths[0]
         if board.source != self.source:
-            self._close_source()
+            self._close_through(self.inputs.paths.index(board.source))
             self.source = board.source
         if table is not None:
             game.set_section("OptimumResultTable", RESULT_TABLE_HEADER,
@@ -429,10 +434,9 @@ class _PbnWriter(_Writer):
         self.out.write(game.to_pbn() + "\n")
 
     def end(self) -> None:
-        if not self.started:
-            first = self.inputs.paths[0] if self.inputs.paths else ""
-            self._start(first)
-        self._close_source()
+        if not self.started:  # no game at all: the directives and comments still go out
+            self._start(self.inputs.paths[0] if self.inputs.paths else "")
+        self._close_through(len(self.inputs.paths))
 
 
 _WRITERS: dict[str, type[_Writer]] = {"text": _TextWriter, "csv": _CsvWriter,

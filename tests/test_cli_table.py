@@ -360,3 +360,20 @@ def test_output_onto_an_input_file_is_refused(tmp_path, capsys):
     status, _, err = run(capsys, "table", path, "--format", "pbn", "-o", path)
     assert status == 2 and "is an input file" in err
     assert path.read_text() == text
+
+
+def test_pbn_output_keeps_the_comments_of_files_without_games(tmp_path, capsys):
+    only_comment = tmp_path / "note.pbn"
+    only_comment.write_text("{a file with only a comment}\n")
+    board = tmp_path / "board.pbn"
+    board.write_text(f'% PBN 2.1\n[Board "1"]\n[Deal "{ENDING}"]\n\n{{the end}}\n')
+    status, out, _ = run(capsys, "table", only_comment, board, only_comment, "--format",
+                         "pbn", "-q")
+    assert status == 0
+    assert out.count("{a file with only a comment}") == 2
+    reader = pbn.loads(out)
+    [game] = list(reader)
+    assert result_table(game) == dd_table(ENDING)
+    assert out.index("{the end}") > out.index("[OptimumResultTable")
+    status, out, _ = run(capsys, "table", only_comment, "--format", "pbn", "-q")
+    assert out == "% PBN 2.1\n{a file with only a comment}\n"
