@@ -6,9 +6,10 @@ The leader sees only their own hand (and perhaps constraints from the auction on
 double-dummy solve, :meth:`ddsolver.Solver.card_scores` at trick one), and summarises each
 lead over the sample:
 
->>> report = analyse_leads("KQ72.J83.T94.A65", "4S", "S", "none", samples=20, seed=1)
->>> report.leader, report.samples, len(report.rows) <= 13
-(Seat.WEST, 20, True)
+>>> report = analyse_leads("KQ72.J83.T94.A65", "4S", "S", "none", samples=4, seed=1,
+...                        constraints={"S": "5+ spades, 12+ hcp"})
+>>> report.leader, report.samples, sorted(r.label for r in report.rows if r.cards[0].rank > 11)
+(Seat.WEST, 4, ['CA', 'SK/SQ'])
 
 **Equivalent leads.**  Cards of one suit that touch in the leader's hand (KQ, or T98: no
 rank between them, in the whole deck) are the same lead in every deal: whatever the hidden

@@ -18,6 +18,13 @@ from cardgames.errors import ParseError, SamplingError
 WEST = "KQ72.J83.T94.A65"
 
 
+def test_module_doctests_pass():
+    import doctest
+    import cardgames.dealing as dealing_module
+    failures, attempted = doctest.testmod(dealing_module)
+    assert attempted > 0 and failures == 0
+
+
 # ---- the text syntax ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, expected", [
@@ -142,7 +149,8 @@ def _check_hand(c, hand: Hand) -> None:
                min_size=1, max_size=3).map(lambda parts: AllOf(parts)),
            min_size=1, max_size=3),
        seed=st.integers(0, 2**32 - 1))
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 def test_every_sampled_deal_meets_every_constraint(seat_constraints, seed):
     try:
         sampler = Sampler({"W": WEST}, seat_constraints, seed=seed, batch_size=2048,

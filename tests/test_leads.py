@@ -22,6 +22,13 @@ WEST = "KQ72.J83.T94.A65"
 CONSTRAINTS = {"S": "5+ spades, 12+ hcp", "N": "3+ spades, 6+ hcp"}
 
 
+def test_module_doctests_pass():
+    import doctest
+    import ddsolver.leads as leads_module
+    failures, attempted = doctest.testmod(leads_module)
+    assert attempted > 0 and failures == 0
+
+
 # ---- grouping ----------------------------------------------------------------------------
 
 def test_touching_cards_form_one_lead():
