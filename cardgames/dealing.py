@@ -166,7 +166,7 @@ class Constraint:
         return AllOf(_parts(self, AllOf) + _parts(as_constraint(other), AllOf))
 
     def __or__(self, other: "Constraint") -> "Constraint":
-        return AnyOf(_parts(self, AnyOf) + _parts(as_constraint(other), AnyOf))
+        return _any_of(_parts(self, AnyOf) + _parts(as_constraint(other), AnyOf))
 
     def __invert__(self) -> "Constraint":
         return Not(self)
@@ -189,6 +189,18 @@ def as_constraint(value: "Constraint | str | Callable[[Hand], bool]") -> Constra
         return Predicate(value)
     raise TypeError(f"expected a Constraint, constraint text or a predicate, "
                     f"got {type(value).__name__}")
+
+
+def _any_of(parts: Sequence[Constraint]) -> Constraint:
+    """``AnyOf(parts)``, with every Shape among them merged into one (at the place of the
+    first): "4333 or 4432" is one Shape of two patterns, which is how Shape prints."""
+    shapes = [p for p in parts if isinstance(p, Shape)]
+    if len(shapes) > 1:
+        merged = Shape(*dict.fromkeys(q for p in shapes for q in p.patterns))
+        first = parts.index(shapes[0])
+        parts = [merged if i == first else p for i, p in enumerate(parts)
+                 if not isinstance(p, Shape) or i == first]
+    return parts[0] if len(parts) == 1 else AnyOf(parts)
 
 
 def _parts(c: Constraint, kind: type) -> tuple[Constraint, ...]:
@@ -614,7 +626,8 @@ class Not(Constraint):
         if self.part == balanced():
             return "unbalanced"
         inner = str(self.part)
-        return f"not ({inner})" if isinstance(self.part, (AllOf, AnyOf)) else f"not {inner}"
+        compound = isinstance(self.part, (AllOf, AnyOf)) or " or " in inner
+        return f"not ({inner})" if compound else f"not {inner}"
 
 
 # ---- the text syntax --------------------------------------------------------------------
@@ -694,7 +707,7 @@ class _Parser:
         while self.is_word("or"):
             self.take()
             parts.append(self.term())
-        return parts[0] if len(parts) == 1 else AnyOf(parts)
+        return _any_of(parts)
 
     def term(self) -> Constraint:
         t = self.tok

@@ -46,6 +46,8 @@ def test_module_doctests_pass():
     ("4=4=3=2", Shape("4=4=3=2")),
     ("5=x=x=x", Shape("5=x=x=x")),
     ("unbalanced", unbalanced()),
+    ("4333 or 4432 or 5332", balanced()),
+    ("5431 or 4=4=4=1", Shape("5431", "4=4=4=1")),
     ("not balanced", Not(balanced())),
     ("holds SA HK", Holds(["SA", "HK"])),
     ("lacks S10", Lacks("ST")),
@@ -92,8 +94,9 @@ def _constraints():
         lambda t: HCP(min(t), max(t)))
     length = st.tuples(st.sampled_from("SHDC"), st.integers(0, 13), st.integers(0, 13)).map(
         lambda t: Length(t[0], min(t[1:]), max(t[1:])))
-    shape = st.sampled_from(["4333", "4432", "5332", "5431", "6331", "4=3=3=3", "5=x=x=x",
-                             "x=x=4=x"]).map(Shape)
+    shape = st.lists(st.sampled_from(["4333", "4432", "5332", "5431", "6331", "4=3=3=3",
+                                      "5=x=x=x", "x=x=4=x"]), min_size=1, max_size=2,
+                     unique=True).map(lambda ps: Shape(*ps))
     cards = st.lists(st.integers(0, 51).map(Card.from_index), min_size=1, max_size=2)
     base = st.one_of(hcp, length, shape, st.just(balanced()), cards.map(Holds),
                      cards.map(Lacks))
