@@ -27,8 +27,11 @@ import argparse
 import csv
 import json
 import os
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, TextIO
@@ -784,8 +787,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into the same clean stop as Ctrl-C (exit status 143)."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise _Terminated()
+
+
+@contextmanager
+def _sigterm_as_interrupt():
+    """While a command runs, SIGTERM (a batch scheduler, ``kill``) stops it like Ctrl-C:
+    what was solved is saved before the process exits.  Only the main thread may set a
+    handler; elsewhere (an embedding program) nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or \
+            not hasattr(signal, "SIGTERM"):
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 1 some boards failed, 2 usage).
+    """Run the command line; returns the exit status (0 ok, 1 some boards failed, 2 usage,
+    130 interrupted by Ctrl-C, 143 stopped by SIGTERM).
 
     argparse itself exits with status 2 on a malformed command line.
     """
@@ -795,12 +823,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return args.run(args)
+        with _sigterm_as_interrupt():
+            try:
+                return args.run(args)
+            except Interrupted as stop:
+                # The command has said what was saved.
+                return 143 if isinstance(stop.__context__, _Terminated) else 130
     except UsageError as err:
         print(f"{PROG} {args.command}: error: {err}", file=sys.stderr)
         return 2
-    except Interrupted:
-        return 130  # the command has said what was saved
+    except _Terminated:
+        print(f"{PROG}: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
