@@ -11,7 +11,7 @@
 Exit status: 0 when everything went well, 1 when some boards could not be read or solved
 (each one is reported on stderr as ``FILE:LINE: reason`` and the run goes on), 2 for a
 usage error (a bad option, an input file that cannot be read, a malformed deal on the
-command line), 130 when interrupted (Ctrl-C).  User errors are reported in one plain
+command line), 130 when interrupted (Ctrl-C), 143 when stopped by SIGTERM.  User errors are reported in one plain
 line, never with a traceback.
 
 Large files stream: boards are read a chunk at a time, solved on ``--jobs`` threads (one
@@ -684,8 +684,9 @@ OptimumResultTable, OptimumScore ("NS 620", "EW 100") and ParContract tags added
 tags, sections and comments are kept.
 
 With --db FILE every table is saved in FILE as soon as it is solved, and deals already
-in FILE are not solved again: after Ctrl-C (exit status 130) or a crash, the same
-command with --resume goes on where the run stopped and writes the whole output again.
+in FILE are not solved again: after Ctrl-C (exit status 130), SIGTERM (143) or a crash,
+the same command with --resume goes on where the run stopped and writes the whole
+output again.
 
 Boards that cannot be read or solved are reported on stderr as FILE:LINE: reason and
 skipped; the exit status is then 1.  The text format prints, for each board, declarer's
@@ -716,7 +717,7 @@ examples:
 
 `ddsolver COMMAND --help` describes each command.  Exit status: 0 all went well, 1 some
 boards could not be read or solved (each reported as FILE:LINE: reason), 2 a usage error,
-130 interrupted (Ctrl-C).
+130 interrupted by Ctrl-C, 143 stopped by SIGTERM (both save what was solved first).
 """
 
 
