@@ -833,6 +833,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as err:
         print(f"{PROG} {args.command}: error: {err}", file=sys.stderr)
         return 2
+    except StoreError as err:  # the results store failed during the run (disk full...)
+        print(f"{PROG} {args.command}: error: {err}", file=sys.stderr)
+        return 2
     except _Terminated:
         print(f"{PROG}: terminated", file=sys.stderr)
         return 143

@@ -150,16 +150,24 @@ class ResultStore:
         for start in range(0, len(unique), 500):
             part = unique[start:start + 500]
             marks = ",".join("?" * len(part))
-            for deal, tricks in self._db.execute(
-                    f"SELECT deal, tricks FROM dd_tables WHERE deal IN ({marks})", part):
+            try:
+                rows = self._db.execute(
+                    f"SELECT deal, tricks FROM dd_tables WHERE deal IN ({marks})", part
+                ).fetchall()
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot read {self.path}: {err}") from None
+            for deal, tricks in rows:
                 found[deal] = _decode(tricks)
         return found
 
     def put_table(self, key: str, table: DDTable) -> None:
         """Store a table; committed within :data:`COMMIT_EVERY` seconds (see
         :meth:`maybe_commit`) or at :meth:`commit`."""
-        self._db.execute("INSERT OR REPLACE INTO dd_tables VALUES (?, ?, ?)",
-                         (key, _encode(table), time.time()))
+        try:
+            self._db.execute("INSERT OR REPLACE INTO dd_tables VALUES (?, ?, ?)",
+                             (key, _encode(table), time.time()))
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot write to {self.path}: {err}") from None
         self.added += 1
         self._uncommitted += 1
         self.maybe_commit()
@@ -170,7 +178,10 @@ class ResultStore:
 
     def commit(self) -> None:
         if self._uncommitted:
-            self._db.commit()
+            try:
+                self._db.commit()
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot write to {self.path}: {err}") from None
             self._uncommitted = 0
         self._last_commit = time.monotonic()
 

@@ -383,3 +383,16 @@ def test_pbn_output_keeps_the_comments_of_files_without_games(tmp_path, capsys):
     assert out.index("{the end}") > out.index("[OptimumResultTable")
     status, out, _ = run(capsys, "table", only_comment, "--format", "pbn", "-q")
     assert out == "% PBN 2.1\n{a file with only a comment}\n"
+
+
+def test_a_store_that_fails_during_the_run_is_reported_plainly(tmp_path, capsys, monkeypatch):
+    from ddsolver.cli_store import StoreError
+
+    def fail(self, key, table):
+        raise StoreError(f"cannot write to {self.path}: database or disk is full")
+
+    monkeypatch.setattr(ResultStore, "put_table", fail)
+    db = tmp_path / "tables.sqlite"
+    status, _, err = run(capsys, "table", PROBLEMS, "--db", db, "-q")
+    assert status == 2
+    assert err.strip() == f"ddsolver table: error: cannot write to {db}: database or disk is full"
