@@ -520,19 +520,22 @@ class Interrupted(Exception):
     """Ctrl-C during a batch, after what was solved was saved: exit status 130."""
 
 
-def interrupted_message(done: int, store: ResultStore | None) -> str:
-    """What a user needs to know after Ctrl-C: what was kept and how to go on."""
+def interrupted_message(done: int, store: ResultStore | None, kind: str = "tables") -> str:
+    """What a user needs to know after Ctrl-C: what was kept and how to go on.  ``kind``
+    is what the command stores: ``"tables"`` or ``"traces"`` (play analyses)."""
     boards = f"{done} board{'s' * (done != 1)}"
     if store is None:
         return (f"{PROG}: interrupted after {boards}; nothing is kept between runs without "
                 "--db FILE")
-    return (f"{PROG}: interrupted after {boards}; {store.added} new table"
-            f"{'s' * (store.added != 1)} saved in {store.path} ({len(store)} in all). "
+    noun = {"tables": ("table", "tables"), "traces": ("play analysis", "play analyses")}[kind]
+    return (f"{PROG}: interrupted after {boards}; {store.added} new "
+            f"{noun[store.added != 1]} saved in {store.path} ({store.count(kind)} in all). "
             "Run the same command with --resume to go on from there.")
 
 
-def add_batch_options(parser: argparse.ArgumentParser, *, store: bool = True) -> None:
-    """The options every batch command shares: jobs, TT size, quiet, and the store."""
+def add_batch_options(parser: argparse.ArgumentParser, *, store: str = "tables") -> None:
+    """The options every batch command shares: jobs, TT size, quiet, and the store of
+    ``store`` (what the command saves there: ``"tables"`` or ``"play analyses"``)."""
     parser.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
                         help="solver threads (default: all cores, here "
                              f"{os.cpu_count() or 1})")
@@ -541,8 +544,9 @@ def add_batch_options(parser: argparse.ArgumentParser, *, store: bool = True) ->
                              f"(default: {DEFAULT_TT_MB})")
     if store:
         parser.add_argument("--db", metavar="FILE",
-                            help="results store (SQLite): deals found there are not solved "
-                                 "again, and every table solved is saved there at once")
+                            help=f"results store (SQLite): {store} found there are not "
+                                 f"worked out again, and every new one is saved there at "
+                                 "once")
         parser.add_argument("--resume", action="store_true",
                             help="go on with an interrupted run: like --db, but FILE must "
                                  "exist already")
@@ -572,7 +576,7 @@ def run_table(args: argparse.Namespace) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     store = open_store(args)
     if store is not None and args.resume and not args.quiet:
-        print(f"{PROG}: resuming with {len(store)} tables in {store.path}", file=sys.stderr)
+        print(f"{PROG}: resuming with {store.count()} tables in {store.path}", file=sys.stderr)
     try:
         out, close = open_output(args.output, args.files)
     except UsageError:

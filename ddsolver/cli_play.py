@@ -10,7 +10,9 @@ as ``FILE:LINE: reason`` and the run goes on.
 
 Boards are analysed on ``--jobs`` threads (one solver each, so each solver's
 transposition table carries over from card to card of its board) and written in file
-order as they finish, a chunk at a time.
+order as they finish, a chunk at a time.  With ``--db FILE`` every trace is saved in the
+results store (:mod:`ddsolver.cli_store`), keyed by deal, trumps, leader and cards, so an
+interrupted run goes on with ``--resume`` and nothing is analysed twice.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ from cardgames.errors import CardgamesError, PBNError
 from cardgames.play import Position
 from cardgames.scoring import Contract
 
-from .analysis import PlayAnalysis, analyse_play
-from .cli import (CHUNK_PER_JOB, PROG, Interrupted, _Inputs, _where,
-                  add_batch_options, check_readable, open_output, progress_bar)
+from .analysis import CostlyCard, PlayAnalysis, analyse_play
+from .cli import (CHUNK_PER_JOB, PROG, Interrupted, UsageError, _Inputs, _where,
+                  add_batch_options, check_readable, interrupted_message, open_output,
+                  open_store, progress_bar)
+from .cli_store import ResultStore, TraceKey, deal_key
 from .solver import Solver
 
 __all__ = ["add_parser", "run_play", "PlayedBoard", "played_board"]
@@ -229,10 +233,45 @@ _FORMATS = {"text": _TextOut, "json": _JsonOut}
 # Running
 # ---------------------------------------------------------------------------
 
-def _analysed(boards: Iterator[PlayedBoard], jobs: int, tt_mb: int, report
-              ) -> Iterator[tuple[PlayedBoard, PlayAnalysis]]:
-    """Analyses in input order, a chunk at a time on ``jobs`` threads; a board whose play
-    the solver refuses (a card not held, a revoke) is reported and left out."""
+def trace_key(board: PlayedBoard) -> TraceKey:
+    """What a play trace depends on: the deal, trumps, the opening leader, the cards."""
+    game = board.game
+    contract = board.contract
+    return (deal_key(game.deal), contract.strain.letter,  # type: ignore[arg-type]
+            contract.declarer.lho.letter,  # type: ignore[union-attr]
+            " ".join(str(c) for c in game.play))
+
+
+def analysis_from_trace(board: PlayedBoard, tricks: list[int]) -> PlayAnalysis:
+    """The analysis of a board rebuilt from its stored trace: the costly cards are the
+    ones that moved declarer's side's double-dummy tricks against their own side, as
+    :func:`ddsolver.analysis.analyse_play` finds them."""
+    game = board.game
+    deal = game.deal
+    contract = board.contract
+    declarer = contract.declarer
+    assert deal is not None and declarer is not None
+    leader = declarer.lho
+    cards = tuple(game.play)
+    position = Position(deal, contract.strain, leader)
+    errors: list[CostlyCard] = []
+    for i, card in enumerate(cards):
+        seat = position.to_move
+        position.play(card)
+        before, after = tricks[i], tricks[i + 1]
+        declaring = seat.is_ns == declarer.is_ns
+        cost = before - after if declaring else after - before
+        if cost > 0:
+            errors.append(CostlyCard(i, i // 4 + 1, seat, card, declaring, cost, before, after))
+    return PlayAnalysis(deal, contract.strain, leader, cards, list(tricks), errors)
+
+
+def _analysed(boards: Iterator[PlayedBoard], jobs: int, tt_mb: int, report,
+              store: ResultStore | None = None
+              ) -> Iterator[tuple[PlayedBoard, PlayAnalysis, bool]]:
+    """``(board, analysis, from_store)`` in input order, a chunk at a time on ``jobs``
+    threads; a board whose play the solver refuses is reported and left out.  Traces found
+    in ``store`` are not worked out again; new ones are saved there as they come."""
     per_thread = local()
 
     def work(board: PlayedBoard) -> PlayAnalysis:
@@ -249,29 +288,51 @@ def _analysed(boards: Iterator[PlayedBoard], jobs: int, tt_mb: int, report
             chunk = list(islice(boards, CHUNK_PER_JOB * jobs))
             if not chunk:
                 return
-            futures: list[Future[PlayAnalysis]] = [pool.submit(work, b) for b in chunk]
+            keys = [trace_key(b) for b in chunk] if store is not None else []
+            stored = store.traces(keys) if store is not None else {}
+            futures: list[Future[PlayAnalysis] | None] = [
+                None if store is not None and keys[i] in stored else pool.submit(work, b)
+                for i, b in enumerate(chunk)]
             try:
-                for board, future in zip(chunk, futures):
+                for i, (board, future) in enumerate(zip(chunk, futures)):
+                    if future is None:
+                        yield board, analysis_from_trace(board, stored[keys[i]]), True
+                        continue
                     try:
                         analysis = future.result()
                     except CardgamesError as err:
                         label = f"board {board.number}: " if board.number is not None else ""
                         report(f"{_where(board.source, board.line)}: {label}{err}")
                         continue
-                    yield board, analysis
+                    if store is not None:
+                        store.put_trace(keys[i], analysis.tricks)
+                    yield board, analysis, False
             finally:
                 for future in futures:
-                    future.cancel()
+                    if future is not None:
+                        future.cancel()
+            if store is not None:
+                store.commit()
 
 
 def run_play(args: argparse.Namespace) -> int:
     check_readable(args.files)
     show_progress = not args.quiet and sys.stderr.isatty()
     jobs = args.jobs or os.cpu_count() or 1
-    out, close = open_output(args.output, args.files)
-    failed = done = 0
+    store = open_store(args)
+    if store is not None and args.resume and not args.quiet:
+        print(f"{PROG}: resuming with {store.count('traces')} play analyses in {store.path}",
+              file=sys.stderr)
+    try:
+        out, close = open_output(args.output, args.files)
+    except UsageError:
+        if store is not None:
+            store.close()
+        raise
+    failed = done = stored = 0
     started = time.perf_counter()
-    progress = progress_bar(None, show_progress)
+    progress = progress_bar(_count_tags(args.files, b"[Play ") if show_progress else None,
+                            show_progress)
 
     def report(message: str) -> None:
         nonlocal failed
@@ -282,21 +343,27 @@ def run_play(args: argparse.Namespace) -> int:
     writer = _FORMATS[args.format](out)
     try:
         writer.begin()
-        for board, analysis in _analysed(_boards(inputs, report), jobs, args.tt_mb, report):
+        for board, analysis, from_store in _analysed(_boards(inputs, report), jobs,
+                                                     args.tt_mb, report, store):
             writer.write(board, analysis)
             done += 1
+            stored += from_store
             progress.update(1)
             out.flush()
         writer.end()
         out.flush()
     except KeyboardInterrupt:
         progress.close()
-        print(f"{PROG}: interrupted after {done} board{'s' * (done != 1)}", file=sys.stderr)
+        if store is not None:
+            store.commit()
+        print(interrupted_message(done, store, "traces"), file=sys.stderr)
         raise Interrupted() from None
     finally:
         progress.close()
         if close:
             out.close()
+        if store is not None:
+            store.close()
 
     if not args.quiet:
         elapsed = time.perf_counter() - started
@@ -305,10 +372,22 @@ def run_play(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         else:
             text = f"{PROG}: {done} board{'s' * (done != 1)} analysed in {elapsed:.1f} s"
+            if store is not None:
+                text += f"; {stored} from {store.path}, {done - stored} analysed now"
             if failed:
                 text += f"; {failed} could not be analysed (reported above)"
             print(text, file=sys.stderr)
     return 1 if failed else 0
+
+
+def _count_tags(paths: list[str], start: bytes) -> int:
+    """A quick count of lines starting with ``start``, for the progress bar's total (an
+    upper bound: a Play tag without cards is counted too)."""
+    count = 0
+    for path in paths:
+        with open(path, "rb") as fp:
+            count += sum(1 for raw in fp if raw.lstrip().startswith(start))
+    return count
 
 
 _EXAMPLES = """\
@@ -316,6 +395,7 @@ examples:
   ddsolver play data/played.pbn
   ddsolver play data/played.pbn --format json -o analysis.json
   ddsolver play session.pbn --jobs 2 --quiet
+  ddsolver play big.pbn --format json -o big.json --db big.sqlite --resume   # after Ctrl-C
 
 Each board with a Contract, a Declarer and a Play section is followed card by card: the
 DD column is declarer's side's double-dummy tricks (tricks won so far included) after
@@ -339,6 +419,6 @@ def add_parser(commands: argparse._SubParsersAction,
                         help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write the analysis to FILE instead of standard output")
-    add_batch_options(parser, store=False)
+    add_batch_options(parser, store="play analyses")
     parser.set_defaults(run=run_play)
     return parser

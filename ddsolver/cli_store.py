@@ -20,6 +20,15 @@ Schema (version 1, kept in ``PRAGMA user_version``)::
               tricks TEXT,                       -- 20 hex digits: declarers N E S W, and
                                                  --   for each strains S H D C NT
               solved_at REAL)                    -- seconds since the epoch
+    play_traces(deal TEXT, strain TEXT,          -- the deal as above; "S".."C" or "NT"
+                leader TEXT, played TEXT,        -- opening leader; the cards, "SA H2 ..."
+                tricks TEXT,                     -- hex digits: declarer's side's DD tricks
+                                                 --   before the lead and after each card
+                solved_at REAL,
+                PRIMARY KEY (deal, strain, leader, played))
+
+``ddsolver play --db`` keeps its traces in ``play_traces``: a trace depends on the deal, the
+trump strain, the opening leader and the cards played, and on nothing else.
 
 A file written by a later schema is refused rather than guessed at; an earlier one would
 be upgraded in :meth:`ResultStore._upgrade` (there is none yet).  Only one process should
@@ -37,7 +46,7 @@ from cardgames.hands import Deal
 
 from .solver import DDTable
 
-__all__ = ["ResultStore", "StoreError", "SCHEMA_VERSION", "deal_key"]
+__all__ = ["ResultStore", "StoreError", "SCHEMA_VERSION", "deal_key", "TraceKey"]
 
 #: The schema this module writes, stored in ``PRAGMA user_version``.
 SCHEMA_VERSION = 1
@@ -56,7 +65,19 @@ CREATE TABLE IF NOT EXISTS dd_tables (
     tricks TEXT NOT NULL,
     solved_at REAL NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS play_traces (
+    deal TEXT NOT NULL,
+    strain TEXT NOT NULL,
+    leader TEXT NOT NULL,
+    played TEXT NOT NULL,
+    tricks TEXT NOT NULL,
+    solved_at REAL NOT NULL,
+    PRIMARY KEY (deal, strain, leader, played)
+) WITHOUT ROWID;
 """
+
+#: The key of a play trace: (deal key, strain letter, leader letter, cards "SA H2 ...").
+TraceKey = tuple[str, str, str, str]
 
 
 class StoreError(Exception):
@@ -135,6 +156,11 @@ class ResultStore:
                 ])
         elif version < SCHEMA_VERSION:
             self._upgrade(version)
+        else:
+            # Stores written before play_traces joined schema 1 (during its development)
+            # lack that table; creating it is harmless everywhere else.
+            with db:
+                db.executescript(_SCHEMA)
 
     def _upgrade(self, version: int) -> None:
         """Bring an older store up to :data:`SCHEMA_VERSION` (no older schema exists yet)."""
@@ -171,6 +197,37 @@ class ResultStore:
         self.added += 1
         self._uncommitted += 1
         self.maybe_commit()
+
+    # ---- play traces --------------------------------------------------------------
+    def traces(self, keys: Iterable[TraceKey]) -> dict[TraceKey, list[int]]:
+        """The stored traces of these keys (absent keys are left out)."""
+        found: dict[TraceKey, list[int]] = {}
+        for key in dict.fromkeys(keys):
+            try:
+                row = self._db.execute(
+                    "SELECT tricks FROM play_traces WHERE deal=? AND strain=? AND leader=? "
+                    "AND played=?", key).fetchone()
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot read {self.path}: {err}") from None
+            if row is not None:
+                found[key] = [int(ch, 16) for ch in row[0]]
+        return found
+
+    def put_trace(self, key: TraceKey, tricks: list[int]) -> None:
+        """Store a play trace (committed as :meth:`put_table` commits)."""
+        try:
+            self._db.execute("INSERT OR REPLACE INTO play_traces VALUES (?, ?, ?, ?, ?, ?)",
+                             (*key, "".join(f"{n:x}" for n in tricks), time.time()))
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot write to {self.path}: {err}") from None
+        self.added += 1
+        self._uncommitted += 1
+        self.maybe_commit()
+
+    def count(self, kind: str = "tables") -> int:
+        """Rows of one kind: ``"tables"`` or ``"traces"``."""
+        table = {"tables": "dd_tables", "traces": "play_traces"}[kind]
+        return self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
 
     def maybe_commit(self) -> None:
         if self._uncommitted and time.monotonic() - self._last_commit >= COMMIT_EVERY:

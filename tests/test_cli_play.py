@@ -159,3 +159,45 @@ def test_played_file_matches_its_generator():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.played_text() == PLAYED.read_text()
+
+
+def test_play_db_saves_every_trace_and_resumes_after_an_interrupt(tmp_path, capsys,
+                                                                   monkeypatch):
+    from ddsolver import cli_play
+    from ddsolver.cli_store import ResultStore
+
+    reference = tmp_path / "reference.json"
+    assert run(capsys, "play", PLAYED, "--format", "json", "-o", reference, "-q")[0] == 0
+
+    db = tmp_path / "play.sqlite"
+    out = tmp_path / "out.json"
+    real_put = ResultStore.put_trace
+    calls = 0
+
+    def put(self, key, tricks):
+        nonlocal calls
+        real_put(self, key, tricks)
+        calls += 1
+        if calls == 2:
+            raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ResultStore, "put_trace", put)
+        status, _, err = run(capsys, "play", PLAYED, "--format", "json", "-o", out,
+                             "--db", db, "-j", "1")
+    assert status == 130
+    assert "2 new play analyses saved" in err and "--resume" in err
+
+    status, _, err = run(capsys, "play", PLAYED, "--format", "json", "-o", out, "--db", db,
+                         "--resume")
+    assert status == 0
+    assert "resuming with 2 play analyses" in err
+    assert f"2 from {db}, 4 analysed now" in err
+    assert out.read_text() == reference.read_text()
+
+    # A third run takes every trace from the store, costly cards rebuilt the same way.
+    monkeypatch.setattr(cli_play, "analyse_play",
+                        lambda *a, **k: pytest.fail("a stored trace was analysed again"))
+    status, _, err = run(capsys, "play", PLAYED, "--format", "json", "-o", out, "--db", db)
+    assert status == 0 and f"6 from {db}, 0 analysed now" in err
+    assert out.read_text() == reference.read_text()
