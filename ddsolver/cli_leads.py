@@ -82,8 +82,9 @@ def add_parser(commands: argparse._SubParsersAction,
                    help="the opening leader (must be declarer's left-hand opponent)")
     p.add_argument("--contract", metavar="C", help="the contract, e.g. 4S, 3NTX, 6HXX")
     p.add_argument("--declarer", metavar="SEAT", help="declarer: N, E, S or W")
-    p.add_argument("--vul", default="none", metavar="V",
-                   help="vulnerability: none, NS, EW or both (default none)")
+    p.add_argument("--vul", default=None, metavar="V",
+                   help="vulnerability: none, NS, EW or both (default none; with PBN files "
+                        "it comes from each board)")
     for seat in ("north", "east", "south", "west"):
         p.add_argument(f"--{seat}", metavar="C",
                        help=f"constraint on {seat.title()}'s hand, or the hand itself (PBN)")
@@ -239,7 +240,7 @@ def _one_hand(args, output: _Output, games: list[pbn.Game]) -> int:
         if args.leader is not None and Seat.parse(args.leader) != declarer.lho:
             raise _Usage(f"the opening leader is declarer's left-hand opponent, "
                          f"{declarer.lho.letter}, not {Seat.parse(args.leader).letter}")
-        vul = Vulnerability.parse(args.vul)
+        vul = Vulnerability.parse(args.vul if args.vul is not None else "none")
     except CardgamesError as err:
         raise _Usage(str(err)) from None
     if len(hand) != 13:
@@ -264,9 +265,9 @@ def _board_games(report: LeadReport, source: str, board: int | None) -> list[pbn
 
 def _files(args, output: _Output, games: list[pbn.Game], report_error: Callable[[str], None]
            ) -> int:
-    if args.hand or args.contract or args.declarer or args.leader:
-        raise _Usage("with PBN files, the hand, contract and declarer come from each board; "
-                     "drop --hand/--contract/--declarer/--leader")
+    if args.hand or args.contract or args.declarer or args.leader or args.vul:
+        raise _Usage("with PBN files, the hand, contract, declarer and vulnerability come from "
+                     "each board; drop --hand/--contract/--declarer/--leader/--vul")
     failed = 0
     analysed = 0
     skipped = 0
