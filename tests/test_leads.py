@@ -208,9 +208,11 @@ def test_same_seed_same_report_for_any_jobs(report):
 
 
 def test_stopping_rule_stops_at_a_batch_boundary():
+    ticks = []
     r = analyse_leads(WEST, "4S", "S", "none", constraints=CONSTRAINTS, samples=6, seed=11,
-                      stop_z=1e9, batch=2, min_samples=2)
+                      stop_z=1e9, batch=2, min_samples=2, progress=ticks.append)
     assert r.samples == 6 and not r.stopped_early  # never clear at 1e9 SE
+    assert sum(ticks) == 6
     r = analyse_leads(WEST, "4S", "S", "none", constraints=CONSTRAINTS, samples=6, seed=11,
                       stop_z=0.0, batch=2, min_samples=2)
     assert r.samples in (2, 4, 6)
