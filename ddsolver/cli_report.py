@@ -88,6 +88,7 @@ h2.file{font-size:12pt;margin:4mm 0 2mm 0;grid-column:1/-1}
 .par b{font-weight:bold}
 .note{grid-column:1;grid-row:3;align-self:end;font-size:7.5pt;color:#666}
 footer.report{margin-top:5mm;font-size:8pt;color:#666}
+@media screen and (max-width:880px){.boards{grid-template-columns:1fr}}
 @page{size:auto;margin:10mm}
 @media print{
  body{padding:0;font-size:9.5pt;-webkit-print-color-adjust:exact;print-color-adjust:exact}
