@@ -152,11 +152,6 @@ class _Inputs:
                     yield Board(path, game.line, None, None, None, None, game)
 
 
-def _read_boards(paths: Iterable[str], report: Callable[[str], None]) -> Iterator[Board]:
-    """The solvable boards of the files, in order (see :meth:`_Inputs.boards`)."""
-    return _Inputs(paths, report).boards()
-
-
 def _count_deals(paths: Iterable[str]) -> int:
     """A quick count of ``[Deal`` lines, for the progress bar's total."""
     count = 0
@@ -469,9 +464,6 @@ def progress_bar(total: int | None, enabled: bool):
                            "{rate_noinv_fmt}]")
 
 
-_progress = progress_bar  # the old name
-
-
 def check_readable(paths: Iterable[str]) -> None:
     """A usage error for an input that is missing, unreadable or a directory."""
     for path in paths:
@@ -482,9 +474,6 @@ def check_readable(paths: Iterable[str]) -> None:
                 pass
         except OSError as err:
             raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
-
-
-_check_readable = check_readable
 
 
 def open_output(path: str | None, inputs: Iterable[str] = ()) -> tuple[TextIO, bool]:

@@ -22,14 +22,13 @@ import json
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
 from threading import local
 from typing import Any, Iterator, TextIO
 
 from cardgames import pbn
-from cardgames.cards import Seat
 from cardgames.errors import CardgamesError, PBNError
 from cardgames.play import Position
 from cardgames.scoring import Contract

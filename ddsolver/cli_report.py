@@ -18,7 +18,7 @@ import html
 import os
 import sys
 import time
-from typing import Iterable, TextIO
+from typing import TextIO
 
 from cardgames.cards import Seat, Strain, Suit
 from cardgames.hands import Deal, Hand

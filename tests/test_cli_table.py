@@ -7,7 +7,6 @@ easy full deals of data/problems.pbn, and on at most three boards of the session
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import signal
