@@ -424,11 +424,12 @@ class _PbnWriter(_Writer):
             self._close_through(self.inputs.paths.index(board.source))
             self.source = board.source
         if table is not None:
-            game.set_section("OptimumResultTable", RESULT_TABLE_HEADER,
-                             result_table_lines(table))
+            # Appended in this order where absent: the two one-line tags, then the table.
             if par is not None:
                 game.set_tag("OptimumScore", optimum_score_tag(par))
                 game.set_tag("ParContract", par_contract_tag(par))
+            game.set_section("OptimumResultTable", RESULT_TABLE_HEADER,
+                             result_table_lines(table))
         self.out.write(game.to_pbn() + "\n")
 
     def end(self) -> None:
