@@ -10,8 +10,14 @@ under constraints, and score every opening lead of each deal double-dummy.
   leader's hand predealt) plus endplay's ``solve_board`` (DDS SolveBoard, all cards), with
   DDS limited to one thread.
 
-Printed: samples per second of each and the ratio ours / DDS (higher is better for us;
-the target is at least 1.0), and, to show where the time goes, the two halves separately:
+The deals go in chunks (``--chunk``, default 20); within each chunk the three pipelines run
+one after the other, ours first on even chunks and DDS first on odd ones, so a change in the
+machine's load falls on all of them alike.
+
+Printed: samples per second of each (wall clock, and per CPU second, which is the steadier
+figure for the one-thread pipelines on a busy machine) and the ratio ours / DDS (higher is
+better for us; the target is at least 1.0), and, to show where the time goes, the two halves
+separately:
 dealing alone, and solving alone on the *same* deals (ours from the analysis, DDS given
 our deals), whose answers are checked card by card (exit 1 on any disagreement).
 
@@ -70,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of both dealers (default 1)")
     parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="constrained")
     parser.add_argument("--quick", action="store_true", help="20 deals")
+    parser.add_argument("--chunk", type=int, default=20,
+                        help="deals per chunk; the pipelines alternate chunk by chunk "
+                             "(default 20)")
     args = parser.parse_args(argv)
     n = args.samples or (20 if args.quick else 100)
 
@@ -110,83 +119,113 @@ def main(argv: list[str] | None = None) -> int:
           f"constraints {cons_text}; {n} deals, seed {args.seed}")
     print()
 
-    cpu: dict[int, float] = {}
+    dealer_args = [dealer_expr] if dealer_expr else []
+    predeal = EDeal(f"{leader.letter}:{hand} - - -")
+    e_first = Player.find(leader.letter)
+    e_trump = Denom.find(strain.letter.lower() if strain.letter != "NT" else "nt")
 
-    def ours(jobs: int):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        report = analyse_leads(hand, contract, declarer, "none", constraints=constraints,
-                               samples=n, seed=args.seed, jobs=jobs)
-        wall = time.perf_counter() - start
-        cpu[jobs] = (time.process_time() - start_cpu) / wall
-        return wall, report
+    def ours(jobs: int, k: int, seed: int):
+        return analyse_leads(hand, contract, declarer, "none", constraints=constraints,
+                             samples=k, seed=seed, jobs=jobs)
+
+    def dds_pipeline(k: int, seed: int) -> float:
+        """endplay's dealer then SolveBoard for every card; returns the dealing time."""
+        start = time.perf_counter()
+        edeals = list(generate_deals(*dealer_args, predeal=predeal, produce=k, seed=seed))
+        t_gen = time.perf_counter() - start
+        for d in edeals:
+            d.first, d.trump = e_first, e_trump
+            list(solve_board(d))
+        return t_gen
 
     # warm-up: first-call costs (imports, table allocation) out of the timed runs
-    analyse_leads(hand, contract, declarer, "none", constraints=constraints, samples=2,
-                  seed=args.seed + 1000)
-    predeal = EDeal(f"{leader.letter}:{hand} - - -")
-    list(generate_deals(*( [dealer_expr] if dealer_expr else []), predeal=predeal, produce=2,
-                        seed=args.seed + 1000))
+    ours(1, 2, args.seed + 10_000)
+    dds_pipeline(2, args.seed + 10_000)
 
-    t1, rep1 = ours(1)
-    t2, rep2 = ours(2)
-    same = rep1.rows == rep2.rows and (rep1.card_tricks == rep2.card_tricks).all()
-
-    # DDS pipeline: endplay's dealer, then SolveBoard for every card, one thread
-    start, start_cpu = time.perf_counter(), time.process_time()
-    edeals = list(generate_deals(*([dealer_expr] if dealer_expr else []), predeal=predeal,
-                                 produce=n, seed=args.seed))
-    t_gen = time.perf_counter() - start
-    start = time.perf_counter()
-    for d in edeals:
-        d.first = Player.find(leader.letter)
-        d.trump = Denom.find(strain.letter.lower() if strain.letter != "NT" else "nt")
-        list(solve_board(d))
-    t_dds_solve = time.perf_counter() - start
-    t_dds = t_gen + t_dds_solve
-    cpu[0] = (time.process_time() - start_cpu) / t_dds
-
-    # the halves: our dealer alone, and DDS solving our deals (checked against ours)
-    start = time.perf_counter()
-    Sampler({leader: hand}, constraints, seed=args.seed).sample(n)
-    t_our_gen = time.perf_counter() - start
-    t_same = 0.0
+    # Chunks of deals, the pipelines alternating within each (ours first on even chunks,
+    # DDS first on odd), so that a change in the machine's load hits all of them alike.
+    wall = {"ours1": 0.0, "ours2": 0.0, "dds": 0.0}
+    cpu = dict(wall)
+    t_gen = t_our_gen = t_same = 0.0
+    same = True
     bad = 0
-    for i, deal in enumerate(rep1.deals):
-        ed = EDeal(deal.to_pbn())
-        ed.first = Player.find(leader.letter)
-        ed.trump = Denom.find(strain.letter.lower() if strain.letter != "NT" else "nt")
-        start = time.perf_counter()
-        solved = list(solve_board(ed))
-        t_same += time.perf_counter() - start
-        theirs = {Card.from_index(int(c.suit) * 13 + int(c.rank).bit_length() - 3): t
-                  for c, t in solved}
-        mine = dict(zip(rep1.hand_cards, (int(x) for x in rep1.card_tricks[i])))
-        if theirs != mine:
-            bad += 1
-            print(f"DISAGREEMENT on {deal.to_pbn()}: ours {mine}, DDS {theirs}",
-                  file=sys.stderr)
+    done = 0
+    chunk_no = 0
+    acceptance = []
+    while done < n:
+        k = min(args.chunk, n - done)
+        seed = args.seed * 1000 + chunk_no
+        reports = {}
 
-    rate = {k: n / t for k, t in (("ours1", t1), ("ours2", t2), ("dds", t_dds))}
-    print(f"{'pipeline':<44}{'deals/s':>9}{'wall s':>9}{'cpu/wall':>9}")
-    print(f"{'ours, analyse_leads jobs=1':<44}{rate['ours1']:>9.2f}{t1:>9.2f}{cpu[1]:>9.2f}")
-    print(f"{'ours, analyse_leads jobs=2':<44}{rate['ours2']:>9.2f}{t2:>9.2f}{cpu[2]:>9.2f}")
-    print(f"{'DDS: endplay generate_deals + solve_board':<44}{rate['dds']:>9.2f}{t_dds:>9.2f}"
-          f"{cpu[0]:>9.2f}   (dealing {t_gen:.2f} s, solving {t_dds_solve:.2f} s)")
+        def run_ours(jobs: int) -> None:
+            w, c = time.perf_counter(), time.process_time()
+            reports[jobs] = ours(jobs, k, seed)
+            wall[f"ours{jobs}"] += time.perf_counter() - w
+            cpu[f"ours{jobs}"] += time.process_time() - c
+
+        def run_dds() -> None:
+            nonlocal t_gen
+            w, c = time.perf_counter(), time.process_time()
+            t_gen += dds_pipeline(k, seed)
+            wall["dds"] += time.perf_counter() - w
+            cpu["dds"] += time.process_time() - c
+
+        steps = [lambda: run_ours(1), lambda: run_ours(2), run_dds]
+        for step in (steps if chunk_no % 2 == 0 else steps[::-1]):
+            step()
+        rep1, rep2 = reports[1], reports[2]
+        same &= rep1.rows == rep2.rows and bool((rep1.card_tricks == rep2.card_tricks).all())
+        acceptance.append(rep1.acceptance_rate)
+
+        # the halves: our dealer alone, and DDS solving our deals (checked against ours)
+        start = time.perf_counter()
+        Sampler({leader: hand}, constraints, seed=seed).sample(k)
+        t_our_gen += time.perf_counter() - start
+        for i, deal in enumerate(rep1.deals):
+            ed = EDeal(deal.to_pbn())
+            ed.first, ed.trump = e_first, e_trump
+            start = time.perf_counter()
+            solved = list(solve_board(ed))
+            t_same += time.perf_counter() - start
+            theirs = {Card.from_index(int(c.suit) * 13 + int(c.rank).bit_length() - 3): t
+                      for c, t in solved}
+            mine = dict(zip(rep1.hand_cards, (int(x) for x in rep1.card_tricks[i])))
+            if theirs != mine:
+                bad += 1
+                print(f"DISAGREEMENT on {deal.to_pbn()}: ours {mine}, DDS {theirs}",
+                      file=sys.stderr)
+        done += k
+        chunk_no += 1
+        print(f"  {done}/{n} deals", file=sys.stderr)
+
+    rate = {key: n / t for key, t in wall.items()}
+    cpu_rate = {key: n / t for key, t in cpu.items()}
+    print(f"{'pipeline':<44}{'deals/s':>9}{'wall s':>9}{'cpu s':>9}{'deals/cpu-s':>12}")
+    for key, name in (("ours1", "ours, analyse_leads jobs=1"),
+                      ("ours2", "ours, analyse_leads jobs=2"),
+                      ("dds", "DDS: endplay generate_deals + solve_board")):
+        print(f"{name:<44}{rate[key]:>9.2f}{wall[key]:>9.2f}{cpu[key]:>9.2f}"
+              f"{cpu_rate[key]:>12.2f}")
+    print(f"  (DDS pipeline: dealing {t_gen:.2f} s, solving {wall['dds'] - t_gen:.2f} s)")
     print()
     print(f"ratio ours/DDS in deals per second (target >= 1.0): "
           f"jobs=1 {rate['ours1'] / rate['dds']:.2f}, jobs=2 {rate['ours2'] / rate['dds']:.2f}")
+    print(f"ratio ours/DDS in deals per CPU second, jobs=1 (steadier on a busy machine): "
+          f"{cpu_rate['ours1'] / cpu_rate['dds']:.2f}")
+    print(f"jobs=2 over jobs=1: wall time {wall['ours2'] / wall['ours1']:.2f}, cpu/wall with "
+          f"2 jobs {cpu['ours2'] / wall['ours2']:.2f}")
     print(f"dealing alone, {n} deals: ours {t_our_gen:.3f} s, endplay {t_gen:.2f} s "
           f"(ours {t_gen / t_our_gen:.0f}x faster)")
+    our_solve = wall["ours1"] - t_our_gen
     print(f"solving alone, the same {n} deals (jobs=1 analysis minus our dealing): ours "
-          f"{(t1 - t_our_gen) / n * 1000:.0f} ms/deal, DDS {t_same / n * 1000:.0f} ms/deal, "
-          f"ratio ours/DDS time {(t1 - t_our_gen) / t_same:.2f}")
+          f"{our_solve / n * 1000:.0f} ms/deal, DDS {t_same / n * 1000:.0f} ms/deal, "
+          f"ratio ours/DDS time {our_solve / t_same:.2f}")
     print(f"jobs=1 and jobs=2 reports identical: {same}; acceptance rate "
-          f"{100 * rep1.acceptance_rate:.3g}%")
+          f"{100 * sum(acceptance) / len(acceptance):.3g}%")
     load = os.getloadavg()[0]
     if load > (os.cpu_count() or 1):
         print(f"the machine is busy (load average {load:.2f} on {os.cpu_count()} CPUs): wall "
-              f"times are noisy and jobs=2 cannot show a speed-up; cpu/wall near 2 shows both "
-              f"threads ran")
+              f"times are noisy and jobs=2 cannot show a speed-up")
     print(f"answers checked against DDS on {n} deals: {n - bad} agree, {bad} disagree")
     return 1 if bad or not same else 0
 
