@@ -896,6 +896,38 @@ cdef int mtd(Ctx *c, int guess) noexcept nogil:
     return lo
 
 
+cdef int first_guess(uint16_t *hm, int strain, int n) noexcept nogil:
+    """A cheap estimate of North-South's tricks with North on lead (13-card deals),
+    to start the first search of a strain near the answer: a linear fit of the
+    DD results of 380 random deals on NS's high-card points and suit lengths
+    (mean error under one trick).  Only the number of searches depends on it."""
+    cdef int seat, s, r, hcp = 0, ns_len, ew_len, best_ns = 0, best_ew = 0, a, b
+    cdef double g
+    if n != 13:
+        return -1
+    for seat in range(0, 4, 2):
+        for s in range(4):
+            for r in range(11, 15):
+                if (hm[4 * seat + s] >> r) & 1:
+                    hcp += r - 10
+    for s in range(4):
+        ns_len = dd_popcount(hm[s]) + dd_popcount(hm[8 + s])
+        ew_len = dd_popcount(hm[4 + s]) + dd_popcount(hm[12 + s])
+        if ns_len > best_ns:
+            best_ns = ns_len
+        if ew_len > best_ew:
+            best_ew = ew_len
+    if strain == NOTRUMP:
+        g = -6.66 + 0.517 * hcp + 0.519 * best_ns - 0.136 * best_ew
+    else:
+        a = dd_popcount(hm[strain])
+        b = dd_popcount(hm[8 + strain])
+        g = (-0.02 + 0.374 * hcp + 0.317 * (a + b) + 0.298 * (a if a > b else b)
+             - 0.619 * (dd_popcount(hm[4 + strain]) + dd_popcount(hm[12 + strain])))
+    r = <int>(g + 0.5) if g > 0 else 0
+    return r if r < 13 else 13
+
+
 cdef void load_position(Ctx *c, uint16_t *hands, int trump, int leader, int n,
                         uint8_t *played, int nplayed, int *ns_won) noexcept nogil:
     """Set the deal (16 masks, [seat][suit]), trump and leader, then replay ``played``
@@ -1038,6 +1070,8 @@ cdef class Core:
         n = self._load_hands(hands, hm)
         with nogil:
             load_position(self.c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
+            if guess < 0 and np == 0:
+                guess = first_guess(hm, trump, n)
             result = mtd(self.c, guess)
         return result, ns_won, self.c.tricks_left
 
@@ -1082,7 +1116,7 @@ cdef class Core:
             # The position's value first: no card does better for the mover.  Then
             # each card is tested against that bound and walked away from it one
             # trick at a time; most cards need one or two null-window searches.
-            best = mtd(c, -1)
+            best = mtd(c, first_guess(hm, trump, n) if np == 0 else -1)
             for i in range(nm):
                 play_card(c, seat, moves[i].suit, moves[i].rank)
                 c.ply = 1
@@ -1141,7 +1175,7 @@ cdef class Core:
             raise ValueError(f"strain must be 0..4, got {strain}")
         n = self._load_hands(hands, hm)
         with nogil:
-            guess[0] = guess[1] = -1
+            guess[0] = guess[1] = first_guess(hm, strain, n)
             for k in range(4):
                 leader = order[k]
                 load_position(self.c, hm, strain, leader, n, NULL, 0, &ns_won)
