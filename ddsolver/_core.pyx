@@ -524,26 +524,37 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr, int need) noexcept nogil:
 
 
 cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *wr) noexcept nogil:
-    """Trump tricks ``side`` (0 = NS, 1 = EW) will win whatever happens: the run of top
-    trumps held in one hand.  The top trump wins whenever it is played, and its holder
-    is never forced to throw it away (it can always ruff or win with it instead).
-    Sets ``wr`` to the ranks relied on when the count is not zero."""
-    cdef int t = c.trump, r, seat, k = 0, low = 0
+    """Trump tricks ``side`` (0 = NS, 1 = EW) will win whatever happens.
+
+    Two sure counts, the larger is returned: the run of top trumps held in one hand
+    (the top trump wins whenever it is played, and its holder is never forced to
+    throw it away: it can always ruff or win with it instead); and, when the other
+    side has no trumps at all, the longer trump holding of the side: each of those
+    trumps wins the trick it is played to, and its hand can play them on different
+    tricks (only partner could make it waste one).  Sets ``wr`` to the ranks relied
+    on (none for the second count: suit lengths are in the table key)."""
+    cdef int t = c.trump, r, seat, k = 0, low = 0, n
     cdef uint32_t m
     if t == NOTRUMP or c.rem[t] == 0:
         return 0
+    n = 0
+    if c.hand[side ^ 1][t] == 0 and c.hand[side ^ 3][t] == 0:
+        n = dd_popcount(c.hand[side][t])
+        if dd_popcount(c.hand[side ^ 2][t]) > n:
+            n = dd_popcount(c.hand[side ^ 2][t])
     m = c.rem[t]
     r = dd_hibit(m)
     seat = 0
     while not (c.hand[seat][t] >> r) & 1:
         seat += 1
-    if (seat & 1) != side:
-        return 0
-    while m and (c.hand[seat][t] >> dd_hibit(m)) & 1:
-        low = dd_hibit(m)
-        k += 1
-        m ^= (<uint32_t>1) << low
+    if (seat & 1) == side:
+        while m and (c.hand[seat][t] >> dd_hibit(m)) & 1:
+            low = dd_hibit(m)
+            k += 1
+            m ^= (<uint32_t>1) << low
     wr[0] = wr[1] = wr[2] = wr[3] = 0
+    if n >= k:
+        return n
     wr[t] = <uint16_t>((<uint32_t>1) << low)
     return k
 
