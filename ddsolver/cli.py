@@ -6,6 +6,9 @@
   (:mod:`ddsolver.cli_report`).
 * ``ddsolver play FILE.pbn``: trick-by-trick double-dummy analysis of the play recorded in
   the files, the costly cards marked (:mod:`ddsolver.cli_play`).
+* ``ddsolver leads --hand ... --contract 4S --declarer S``: Monte-Carlo opening-lead
+  analysis of one hand, or of every board of PBN files that names a contract
+  (:mod:`ddsolver.cli_leads`).
 * ``ddsolver solve DEAL --strain S --declarer N``: one deal given on the command line.
 
 Exit status: 0 when everything went well, 1 when some boards could not be read or solved
@@ -757,9 +760,10 @@ def build_parser() -> argparse.ArgumentParser:
     table.set_defaults(run=run_table)
 
     # The other batch commands live in their own modules, which import this one.
-    from . import cli_play, cli_report
+    from . import cli_leads, cli_play, cli_report
     cli_report.add_parser(commands, formatter)
     cli_play.add_parser(commands, formatter)
+    cli_leads.add_parser(commands, formatter)
 
     solve = commands.add_parser(
         "solve", formatter_class=formatter, epilog=_SOLVE_EXAMPLES,

@@ -239,7 +239,7 @@ class LeadReport:
         lines.append(f"{self.samples} deals, seed {self.seed}, acceptance rate "
                      f"{100 * self.acceptance_rate:.3g}% ({self.attempts:,} dealt){stop}; "
                      f"constraints: {cons}")
-        lines.append(f"best by {self.criterion}; '=' marks leads within {self.z:g} paired SE "
+        lines.append(f"best by {self.criterion}; '=' marks leads within {self.z:.2f} paired SE "
                      f"of the best; differences are paired, on the same deals")
         head = (f"{'lead':<10}{'tricks':>7}{'95% CI':>13}{'sd':>6}{'set%':>7}{'95% CI':>13}"
                 f"{'score':>8}{'dtricks':>9}{'±se':>6}{'dIMPs':>7}{'±se':>6}{'MPvsBest':>9}"

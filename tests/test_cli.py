@@ -341,3 +341,25 @@ def test_console_script_when_installed():
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert len(result.stdout.splitlines()) == 7
+
+
+def test_leads_is_a_subcommand_of_the_main_command(capsys):
+    """`ddsolver leads` reaches the lead analysis; its JSON rows carry every card of the
+    hand once (saved deals against card_scores: tests/test_leads.py)."""
+    code = cli.main(["leads", "--leader", "W", "--hand", "KQ72.J83.T94.A65", "--contract", "4S",
+                     "--declarer", "S", "--vul", "none", "--samples", "6", "--seed", "3",
+                     "--format", "json", "--quiet"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    cards = [card for row in report["rows"] for card in row["cards"]]
+    assert sorted(cards) == sorted(["SK", "SQ", "S7", "S2", "HJ", "H8", "H3", "DT", "D9", "D4",
+                                    "CA", "C6", "C5"])
+    assert report["samples"] == 6
+
+
+def test_leads_usage_error_is_one_line_and_exit_2(capsys):
+    code = cli.main(["leads", "--leader", "W", "--hand", "KQ72.J83.T94", "--contract", "4S",
+                     "--declarer", "S", "--samples", "4", "--quiet"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.strip().count("\n") == 0
