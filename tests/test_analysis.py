@@ -3,9 +3,8 @@ minimax, and its own properties.
 
 The oracle: every ``TRACE`` line of the DDS ``list*.txt`` files (DDS ``AnalysePlay``:
 declarer's side's tricks before any card and after each card, up to 48 cards).  The lists
-repeat boards; the distinct (deal, trump, leader, play) ones are checked, every k-th of them
-(about ``SUBSET_SIZE``) in a normal run and all under ``DDSOLVER_FULL=1`` (about 95 s on one
-core at today's speed).  Random plays of small endings are checked against
+repeat boards; every distinct (deal, trump, leader, play) one is checked in every run (295 of
+them, about 40 s on one core).  Random plays of small endings are checked against
 :func:`cardgames.minimax.alphabeta` at every card.
 """
 
@@ -20,12 +19,9 @@ from cardgames.errors import DealError, IllegalPlayError, ParseError
 from cardgames.hands import Deal
 from cardgames.minimax import alphabeta, random_ending
 from cardgames.play import Position
-from ddsfiles import every_kth, read_txt, shared_data_file
+from ddsfiles import read_txt, shared_data_file
 from ddsolver import Solver, dd_table, solve
 from ddsolver.analysis import CostlyCard, PlayAnalysis, analyse_play
-
-#: Traces checked in a normal run (all 295 with DDSOLVER_FULL=1, about 95 s): about 10 s.
-SUBSET_SIZE = 50
 
 _BOARDS = [b for path in sorted(shared_data_file("dds-hands").glob("list*.txt"))
            for b in read_txt(path)]
@@ -42,7 +38,7 @@ def _distinct_plays(boards):
 
 
 TRACED = _distinct_plays(_BOARDS)
-CHOSEN = every_kth(TRACED, SUBSET_SIZE)
+CHOSEN = TRACED
 
 
 # ---- DDS ----------------------------------------------------------------------------------
