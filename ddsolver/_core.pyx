@@ -264,39 +264,140 @@ cdef inline bint later_opponent_beats(Ctx *c, int pos, int s, int r) noexcept no
     return False
 
 
+cdef inline int holder_of(Ctx *c, int s, int r) noexcept nogil:
+    """The seat holding card (s, r), which must still be in a hand."""
+    cdef int q
+    for q in range(3):
+        if (c.hand[q][s] >> r) & 1:
+            return q
+    return 3
+
+
 cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
     """Ordering scores for the opening card of a trick.
 
-    Stages, best first: cash a winner; lead towards partner's winner; give
-    partner a ruff; then low cards from other suits (tops of honour sequences first).
+    Two parts.  A suit term estimates how large the proof below the lead will be:
+    every card an opponent may choose from is another branch, and a void opponent
+    may play any card at all, so suits where the opponents hold few cards come
+    first.  A card term ranks the leads of the suit: leads that win the trick
+    (our top card, partner's winner, partner's ruff) before the rest; among them
+    the ones that keep the lead's side in control of the next round.
     """
-    cdef int i, s, r, low, t = c.trump
+    cdef int i, s, r, rr, t = c.trump, tl = c.tricks_left, w, sw = 0, last_s = -1
     cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
-    cdef uint32_t opp, pd, g
-    cdef bint ruffable
+    cdef int nl = 0, nr = 0, npd = 0, top = 0, sec = 0, topq = -1, secq = -1, thirdq = -1
+    cdef uint32_t rem, rest, g
+    cdef bint trumps = t != NOTRUMP, win, lruff = False, rruff = False, pruff = False
     cdef Move *m
     for i in range(f.nmoves):
         m = &f.moves[i]
         s = m.suit
         r = m.rank
         g = m.group
-        low = dd_lobit(g)
-        opp = c.hand[lho][s] | c.hand[rho][s]
-        pd = c.hand[pard][s]
-        ruffable = (t != NOTRUMP and s != t
-                    and ((c.hand[lho][s] == 0 and c.hand[lho][t] != 0)
-                         or (c.hand[rho][s] == 0 and c.hand[rho][t] != 0)))
-        if r == dd_hibit(c.rem[s]):
-            m.weight = 20 if ruffable else 100 + dd_popcount(opp)
-        elif pd and (opp == 0 or dd_hibit(pd) > dd_hibit(opp)):
-            m.weight = 15 - low if ruffable else 80 - low
-        elif t != NOTRUMP and s != t and pd == 0 and c.hand[pard][t] != 0 and not ruffable:
-            m.weight = 75 - low
-        elif dd_popcount(g) >= 2 and r >= 11:
-            m.weight = 45 + r
+        if s != last_s:
+            # Facts about the suit, shared by its moves (moves come grouped by suit).
+            last_s = s
+            rem = c.rem[s]
+            top = dd_hibit(rem)
+            topq = holder_of(c, s, top)
+            rest = rem ^ ((<uint32_t>1) << top)
+            sec = dd_hibit(rest) if rest else 0
+            secq = holder_of(c, s, sec) if rest else -1
+            rest &= ~((<uint32_t>1) << sec)
+            thirdq = holder_of(c, s, dd_hibit(rest)) if (rest and sec) else -1
+            nl = dd_popcount(c.hand[lho][s])
+            nr = dd_popcount(c.hand[rho][s])
+            npd = dd_popcount(c.hand[pard][s])
+            lruff = trumps and s != t and nl == 0 and c.hand[lho][t] != 0
+            rruff = trumps and s != t and nr == 0 and c.hand[rho][t] != 0
+            pruff = trumps and s != t and npd == 0 and c.hand[pard][t] != 0
+            # The opponents' choices: a void counts as a free choice of anything.
+            sw = -(((nl if nl else tl + 1) + (nr if nr else tl + 1)) * 128) // (13 if trumps else 19)
+            if trumps:
+                if lruff or rruff:
+                    sw -= 12
+                if pruff and nr > 0:
+                    sw += 17
+                if (topq == rho or secq == rho) and nr != 1:
+                    sw -= 12
+                elif topq == lho and secq == pard and npd != 1:
+                    sw += 27
+                if (s != t and dd_popcount(c.hand[seat][s]) == 1 and c.hand[seat][t] != 0
+                        and npd > 1 and topq == pard):
+                    sw += 19
+            elif npd == 0:
+                sw -= 9
+        rr = 14 - dd_popcount(c.rem[s] >> (r + 1))
+        # Can this lead win the trick for the leader's side?
+        if r == top or (npd and dd_hibit(c.hand[pard][s]) > dd_hibit(c.hand[lho][s] | c.hand[rho][s] | 1)):
+            win = not (lruff or rruff)
+        elif pruff:
+            win = ((not lruff or dd_hibit(c.hand[pard][t]) > dd_hibit(c.hand[lho][t]))
+                   and (not rruff or dd_hibit(c.hand[pard][t]) > dd_hibit(c.hand[rho][t])))
         else:
-            m.weight = 40 - low - (5 if (opp and dd_hibit(opp) > r and dd_popcount(c.hand[seat][s]) <= 2
-                                          and r >= 11) else 0)
+            win = False
+        w = sw
+        if trumps:
+            if win:
+                if (nl == 1 and topq == lho) or (nr == 1 and topq == rho):
+                    w += 35 + rr
+                elif topq == seat:
+                    w += (48 + rr) if secq == pard else (31 if r == top else rr - 3)
+                elif topq == pard:
+                    w += (42 + rr) if secq == seat else (28 + rr)
+                elif (g & (g - 1)) and r == sec:
+                    w += 40
+                elif g & (g - 1):
+                    w += 22 + rr
+                else:
+                    w += 11 + rr
+            else:
+                if secq == pard and thirdq == pard:
+                    w += 20
+                elif ((secq == seat and thirdq == pard) or (secq == pard and thirdq == seat)) and npd > 1:
+                    w += 13
+                if (nl == 1 and topq == lho) or (nr == 1 and topq == rho):
+                    w += rr + 2
+                elif topq == seat:
+                    w += (33 + rr) if secq == pard else (38 if r == top else rr - 14)
+                elif topq == pard:
+                    w += 34 + rr
+                elif (g & (g - 1)) and r == sec:
+                    w += 35
+                else:
+                    w += 17 - r
+        else:
+            if win:
+                if secq == rho:
+                    if nr != 1:
+                        w -= 1
+                elif secq == lho:
+                    w += 22 if nl != 1 else 16
+                if (secq != lho or nl == 1) and (secq != rho or nr == 1):
+                    w += 45 + rr
+                else:
+                    w += 18 + rr
+            else:
+                if topq == rho or secq == rho:
+                    if nr != 1:
+                        w -= 10
+                elif topq == lho and secq == pard and npd != 1:
+                    w += 31
+                if secq == pard and thirdq == pard:
+                    w += 35
+                elif ((secq == seat and thirdq == pard) or (secq == pard and thirdq == seat)) and npd > 1:
+                    w += 25
+                if (nl == 1 and topq == lho) or (nr == 1 and topq == rho):
+                    w += 28 + rr
+                elif topq == seat:
+                    w += rr - 17
+                elif not (g & (g - 1)):
+                    w += 12 + rr
+                elif r == sec:
+                    w += 48
+                else:
+                    w += 29 - rr
+        m.weight = w
 
 
 cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
@@ -375,8 +476,10 @@ cdef void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
 
 
 cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
-    """Moves known to be good go first: the transposition table's best move for this
-    position, then the move that caused the last cut-off at this ply, if legal here."""
+    """Bonuses for moves known to be good: the transposition table's best move for this
+    position and the move that caused the last cut-off at this ply, if legal here.
+    Bonuses, not first places: both were found in other positions, and overriding
+    the lead weights with them searched about 6% more nodes."""
     cdef int i, k, r = 0
     cdef uint32_t m
     if f.tt_place != 255:
@@ -389,13 +492,13 @@ cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
         if k < 0:
             for i in range(f.nmoves):
                 if f.moves[i].suit == f.tt_suit and (f.moves[i].group >> r) & 1:
-                    f.moves[i].weight += 500
+                    f.moves[i].weight += 18
                     break
     if f.killer_rank == 0:
         return
     for i in range(f.nmoves):
         if f.moves[i].suit == f.killer_suit and (f.moves[i].group >> f.killer_rank) & 1:
-            f.moves[i].weight += 1000
+            f.moves[i].weight += 40
             return
 
 
