@@ -29,10 +29,12 @@ cdef extern from *:
     static inline int dd_popcount(unsigned int x) { return __builtin_popcount(x); }
     static inline int dd_hibit(unsigned int x) { return 31 - __builtin_clz(x); }
     static inline int dd_lobit(unsigned int x) { return __builtin_ctz(x); }
+    #define dd_prefetch(p) __builtin_prefetch((const void *)(p))
     """
     int dd_popcount(unsigned int x) noexcept nogil
     int dd_hibit(unsigned int x) noexcept nogil
     int dd_lobit(unsigned int x) noexcept nogil
+    void dd_prefetch(const void *p) noexcept nogil
 
 
 cdef inline Trick *T(Ctx *c) noexcept nogil:
@@ -571,7 +573,36 @@ cdef int quick_tricks(Ctx *c, uint16_t *wr, int need) noexcept nogil:
                 wr[3] = wr2[3]
                 return alt
             break
+    if own == 0 and t != NOTRUMP:
+        own = ruff_trick(c, wr)
     return own
+
+
+cdef int ruff_trick(Ctx *c, uint16_t *wr) noexcept nogil:
+    """1 if the leader can lead a suit that partner ruffs and no opponent can overruff
+    (an opponent void in it holds only lower trumps than partner's best), else 0.
+    Adds to ``wr`` partner's top trump when its rank was relied on."""
+    cdef int seat = c.leader, pard = c.leader ^ 2, t = c.trump, s, q, opp, ptop
+    cdef bint ok, rely
+    if c.hand[pard][t] == 0:
+        return 0
+    ptop = dd_hibit(c.hand[pard][t])
+    for s in range(4):
+        if s == t or c.hand[seat][s] == 0 or c.hand[pard][s] != 0:
+            continue
+        ok = True
+        rely = False
+        for q in range(2):
+            opp = (seat + 1 + 2 * q) & 3
+            if c.hand[opp][s] == 0 and c.hand[opp][t] != 0:
+                if dd_hibit(c.hand[opp][t]) > ptop:
+                    ok = False
+                rely = True
+        if ok:
+            if rely:
+                wr[t] |= <uint16_t>((<uint32_t>1) << ptop)
+            return 1
+    return 0
 
 
 cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr, int need) noexcept nogil:
@@ -580,13 +611,29 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr, int need) noexcept nogil:
 
     In each suit the leader runs its top cards (the highest cards still out, all in its
     own hand); once the other hands are out of the suit, its small cards win too.  In a
-    trump contract a side suit stops before the first round an opponent holding trumps
-    could ruff, and before partner would be forced to ruff (holding nothing else).
+    trump contract the trumps go first: every round of them takes a trump from each
+    hand that has one, so an opponent left without trumps can no longer ruff.  A side
+    suit stops before the first round an opponent still holding trumps could ruff, and
+    before partner would be forced to ruff (holding nothing else).
     """
     cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
-    cdef int s, k, n, others, cnt, total = 0, t = c.trump, low
+    cdef int s, i, k, n, others, cnt, total = 0, t = c.trump, low
+    cdef int lt = 0, rt = 0, pt = 0
     cdef uint32_t mine, rem, m
-    for s in range(4):
+    if t != NOTRUMP:
+        lt = dd_popcount(c.hand[lho][t])
+        rt = dd_popcount(c.hand[rho][t])
+        pt = dd_popcount(c.hand[pard][t])
+    for i in range(5):
+        # Trumps first (i == 0), then the side suits in order.
+        if i == 0:
+            if t == NOTRUMP:
+                continue
+            s = t
+        else:
+            s = i - 1
+            if s == t:
+                continue
         mine = c.hand[seat][s]
         if mine == 0:
             continue
@@ -608,15 +655,20 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr, int need) noexcept nogil:
         if dd_popcount(c.hand[rho][s]) > others:
             others = dd_popcount(c.hand[rho][s])
         cnt = n if k >= others else k
-        if t != NOTRUMP and s != t:
-            if c.hand[lho][t] and dd_popcount(c.hand[lho][s]) < cnt:
-                cnt = dd_popcount(c.hand[lho][s])
-            if c.hand[rho][t] and dd_popcount(c.hand[rho][s]) < cnt:
-                cnt = dd_popcount(c.hand[rho][s])
-            if (c.hand[pard][t] and dd_popcount(c.hand[pard][s]) < cnt
-                    and (c.hand[pard][0] | c.hand[pard][1] | c.hand[pard][2] | c.hand[pard][3])
-                        == (c.hand[pard][s] | c.hand[pard][t])):
-                cnt = dd_popcount(c.hand[pard][s]) + 1
+        if t != NOTRUMP:
+            if s == t:
+                lt = lt - cnt if lt > cnt else 0
+                rt = rt - cnt if rt > cnt else 0
+                pt = pt - cnt if pt > cnt else 0
+            else:
+                if lt and dd_popcount(c.hand[lho][s]) < cnt:
+                    cnt = dd_popcount(c.hand[lho][s])
+                if rt and dd_popcount(c.hand[rho][s]) < cnt:
+                    cnt = dd_popcount(c.hand[rho][s])
+                if (pt and dd_popcount(c.hand[pard][s]) < cnt
+                        and (c.hand[pard][0] | c.hand[pard][1] | c.hand[pard][2] | c.hand[pard][3])
+                            == (c.hand[pard][s] | c.hand[pard][t])):
+                    cnt = dd_popcount(c.hand[pard][s]) + 1
         if cnt > 0:
             total += cnt
             # The top k cards were relied on by rank; the rest won by length.
@@ -714,7 +766,7 @@ cdef int trick_sure_side(Ctx *c, int pos, uint16_t *wr) noexcept nogil:
     relied on (the winning card's; suit lengths are in the table key)."""
     cdef int ls = T(c).suit[0], wp = T(c).winpos[pos], t = c.trump
     cdef int ws = T(c).suit[wp], top = T(c).rank[wp], side = (c.leader + wp) & 1
-    cdef int q, seat, r
+    cdef int q, seat, r, best, sides, rside = 0
     cdef uint32_t h
     if ws == ls:
         # Highest card of the led suit among the winning card and the hands to come.
@@ -726,12 +778,24 @@ cdef int trick_sure_side(Ctx *c, int pos, uint16_t *wr) noexcept nogil:
                 if r > top:
                     top = r
                     side = seat & 1
-        # An opponent of that side still to play, void in the suit, could ruff.
+        # Hands still to play that are void in the suit and hold trumps decide it
+        # instead: the one with the highest trump can ruff, and nobody can overruff.
+        # Its rank matters only when both sides have such a hand.
         if t != NOTRUMP and ls != t:
+            best = -1
+            sides = 0
             for q in range(pos, 4):
                 seat = (c.leader + q) & 3
-                if (seat & 1) != side and c.hand[seat][ls] == 0 and c.hand[seat][t] != 0:
-                    return -1
+                if c.hand[seat][ls] == 0 and c.hand[seat][t] != 0:
+                    sides |= 1 << (seat & 1)
+                    r = dd_hibit(c.hand[seat][t])
+                    if r > best:
+                        best = r
+                        rside = seat & 1
+            if best >= 0:
+                if sides == 3:
+                    wr[t] |= <uint16_t>(1 << best)
+                return rside
         wr[ls] |= <uint16_t>(1 << top)
         return side
     # The trick has been ruffed: only hands void in the led suit can overruff.
@@ -744,6 +808,42 @@ cdef int trick_sure_side(Ctx *c, int pos, uint16_t *wr) noexcept nogil:
                 side = seat & 1
     wr[t] |= <uint16_t>(1 << top)
     return side
+
+
+cdef int nt_second_hand_extra(Ctx *c, uint16_t *wr) noexcept nogil:
+    """No-trump, second card of a trick, when the second hand's side is sure to win it
+    by rank: sure tricks that side takes next.  The hand holding the side's highest
+    card of the led suit wins the trick and leads: it cashes the top card of every
+    other suit it holds, all of a suit nobody else holds, and the next round of the
+    led suit if its second card there outranks every other hand's cards.  Adds to
+    ``wr`` the ranks relied on."""
+    cdef int ls = T(c).suit[0], a = (c.leader + 1) & 3, b = (c.leader + 3) & 3
+    cdef int hh, s, q, n = 0, r
+    cdef uint32_t h, others
+    hh = a if c.hand[a][ls] > c.hand[b][ls] else b
+    h = c.hand[hh][ls] ^ ((<uint32_t>1) << dd_hibit(c.hand[hh][ls]))
+    if h:
+        r = dd_hibit(h)
+        others = 0
+        for q in range(4):
+            if q != hh:
+                others |= c.hand[q][ls]
+        if others == 0 or r > dd_hibit(others):
+            n += 1
+            wr[ls] |= <uint16_t>(1 << r)
+    for s in range(4):
+        if s == ls or c.hand[hh][s] == 0:
+            continue
+        others = 0
+        for q in range(4):
+            if q != hh:
+                others |= c.hand[q][s]
+        if others == 0:
+            n += dd_popcount(c.hand[hh][s])
+        elif dd_hibit(c.hand[hh][s]) > dd_hibit(others):
+            n += 1
+            wr[s] |= <uint16_t>(1 << dd_hibit(c.hand[hh][s]))
+    return n
 
 
 # ---------------------------------------------------------------------------
@@ -868,19 +968,31 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         return False
     c.nodes += 1
 
-    if pos > 0 and (target == 1 or target == c.tricks_left):
-        # Step 2a. One side needs just one more trick and is sure to win this one.
+    if pos > 0 and (target == 1 or target == c.tricks_left
+                    or (pos == 1 and c.trump == NOTRUMP)):
+        # Step 2a. A side sure to win this trick (and, at the second card in
+        # no-trump, the tricks it cashes next) has all it needs, or denies the
+        # other side all it needs.
         i = trick_sure_side(c, pos, wr)
-        if i == 0 and target == 1:
-            return True
-        if i == 1 and target == c.tricks_left:
-            return False
+        if i >= 0:
+            hit = 1
+            if pos == 1 and c.trump == NOTRUMP and i == ((c.leader + 1) & 1):
+                hit += nt_second_hand_extra(c, wr)
+            if i == 0 and target <= hit:
+                return True
+            if i == 1 and c.tricks_left - hit < target:
+                return False
         wr[0] = wr[1] = wr[2] = wr[3] = 0
 
     if pos == 0:
         # Step 2. The last trick is forced.
         if c.tricks_left == 1:
             return last_trick(c, target, wr)
+        # The table's header slot is a cache miss: start loading it now, while the
+        # cut-offs below are computed.
+        lenkey = c.lenkey
+        lt = c.leader | (c.trump << 2)
+        dd_prefetch(&c.headers[slot_of(c, lenkey, lt)])
         # Step 3. Quick tricks: the side on lead cashes sure winners.
         i = quick_tricks(c, wr, target if (c.leader & 1) == 0 else c.tricks_left - target + 1)
         if (c.leader & 1) == 0:
@@ -904,8 +1016,6 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
                 return True
         wr[0] = wr[1] = wr[2] = wr[3] = 0
         # Step 4. Transposition table.
-        lenkey = c.lenkey
-        lt = c.leader | (c.trump << 2)
         seq = c.seq
         hit = tt_probe(c, lenkey, lt, seq, target, wr, &ttbest)
         if hit >= 0:
