@@ -670,8 +670,16 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr, int need) noexcept nogil:
                             == (c.hand[pard][s] | c.hand[pard][t])):
                     cnt = dd_popcount(c.hand[pard][s]) + 1
         if cnt > 0:
+            # The top cards cashed were relied on by rank (the rest won by length),
+            # but no more of them than it takes to reach ``need``.
+            k = need - total
+            if k < cnt and k < dd_popcount(mine & ~((<uint32_t>1 << low) - 1)):
+                m = rem
+                while k > 1:
+                    m ^= (<uint32_t>1) << dd_hibit(m)
+                    k -= 1
+                low = dd_hibit(m)
             total += cnt
-            # The top k cards were relied on by rank; the rest won by length.
             wr[s] |= <uint16_t>((<uint32_t>1) << low)
             if total >= need:
                 return total
