@@ -1214,14 +1214,15 @@ cdef class Core:
             raise MemoryError()
         memset(self.c, 0, sizeof(Ctx))
         cdef size_t total = (<size_t>tt_mb) << 20
-        # About a tenth of the budget for headers, the rest for entry blocks.
-        cdef uint32_t nslots = 1024
-        while (nslots * 2) * sizeof(TTHeader) <= total // 10:
+        # About a tenth of the budget for headers, the rest for entry blocks.  Sizes
+        # in size_t, and at most 2**31 slots, so that no size overflows.
+        cdef size_t nslots = 1024
+        while nslots < (<size_t>1 << 31) and (nslots * 2) * sizeof(TTHeader) <= total // 10:
             nslots *= 2
         cdef size_t cap = (total - nslots * sizeof(TTHeader)) // sizeof(TTBlock)
         if cap > 0xFFFFFFF0:
             cap = 0xFFFFFFF0
-        self.c.nslots = nslots
+        self.c.nslots = <uint32_t>nslots
         self.c.capacity = <uint32_t>cap
         self.c.headers = <TTHeader *>malloc(nslots * sizeof(TTHeader))
         self.c.blocks = <TTBlock *>malloc(cap * sizeof(TTBlock))

@@ -48,7 +48,7 @@ from cardgames.scoring import Vulnerability, board_dealer, board_vulnerability
 
 from .cli_store import ResultStore, StoreError, deal_key
 from .par import ParResult, par
-from .solver import DEFAULT_TT_MB, DDTable, Solver, iter_dd_tables
+from .solver import DEFAULT_TT_MB, MAX_TT_MB, DDTable, Solver, iter_dd_tables
 
 __all__ = ["main", "build_parser", "Board", "solve_boards", "UsageError"]
 
@@ -532,7 +532,7 @@ def add_batch_options(parser: argparse.ArgumentParser, *, store: str = "tables")
     parser.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
                         help="solver threads (default: all cores, here "
                              f"{os.cpu_count() or 1})")
-    parser.add_argument("--tt-mb", type=_positive_int, default=DEFAULT_TT_MB, metavar="MB",
+    parser.add_argument("--tt-mb", type=_tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                         help="transposition-table size per thread in MB "
                              f"(default: {DEFAULT_TT_MB})")
     if store:
@@ -728,6 +728,14 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _tt_mb(text: str) -> int:
+    """``--tt-mb``: a whole number of megabytes, 1 to MAX_TT_MB."""
+    value = _positive_int(text)
+    if value > MAX_TT_MB:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TT_MB} (MB), got {value}")
+    return value
+
+
 def _version() -> str:
     try:
         from importlib.metadata import version
@@ -833,6 +841,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except StoreError as err:  # the results store failed during the run (disk full...)
         print(f"{PROG} {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except MemoryError as err:  # a --tt-mb the system cannot give
+        print(f"{PROG} {args.command}: error: {err or 'out of memory'} "
+              f"(a smaller --tt-mb, or fewer --jobs, needs less)", file=sys.stderr)
         return 2
     except _Terminated:
         print(f"{PROG}: terminated", file=sys.stderr)

@@ -33,6 +33,7 @@ from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability, board_vulnerability
 
 from .leads import CRITERIA, LeadReport, analyse_leads
+from .cli import _positive_int, _tt_mb
 from .solver import DEFAULT_TT_MB
 
 __all__ = ["add_parser", "run", "main"]
@@ -106,7 +107,7 @@ def add_parser(commands: argparse._SubParsersAction,
     p.add_argument("--save-deals", metavar="FILE.pbn",
                    help="write every sampled deal, with each lead's tricks, as PBN")
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
-    p.add_argument("--tt-mb", type=_positive_int, default=DEFAULT_TT_MB, metavar="MB",
+    p.add_argument("--tt-mb", type=_tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                    help=f"transposition-table size per thread (default {DEFAULT_TT_MB})")
     p.add_argument("--max-seconds", type=float, default=60.0, metavar="S",
                    help="dealing time budget per batch before giving up on rare "
@@ -114,16 +115,6 @@ def add_parser(commands: argparse._SubParsersAction,
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
     return p
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
 
 
 # ---- the pieces of one analysis -------------------------------------------------------------

@@ -38,10 +38,13 @@ from ._core import Core
 from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
 
 __all__ = ["DDTable", "Solver", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores",
-           "DEFAULT_TT_MB"]
+           "DEFAULT_TT_MB", "MAX_TT_MB"]
 
 #: Transposition-table size, in MB, of a :class:`Solver` made without one.
 DEFAULT_TT_MB = 64
+#: The largest transposition table a :class:`Solver` accepts, in MB (64 GB): larger
+#: sizes are typing slips, and would be refused by the system or swap it to a halt.
+MAX_TT_MB = 65536
 
 DealLike = Deal | str
 
@@ -213,7 +216,8 @@ class Solver:
     give each thread its own (as :func:`dd_tables` does).
 
     :param tt_mb: transposition-table size in MB (at least 1).
-    :raises ValueError: if ``tt_mb`` is less than 1.
+    :raises ValueError: if ``tt_mb`` is not 1 to :data:`MAX_TT_MB`.
+    :raises MemoryError: if the system cannot give the table its memory.
     """
 
     __slots__ = ("_core",)
@@ -221,8 +225,9 @@ class Solver:
     def __init__(self, tt_mb: int = DEFAULT_TT_MB):
         if isinstance(tt_mb, bool) or not isinstance(tt_mb, int):
             raise TypeError(f"tt_mb must be an int (megabytes), got {type(tt_mb).__name__}")
-        if tt_mb < 1:
-            raise ValueError(f"transposition table size must be at least 1 MB, got {tt_mb}")
+        if not 1 <= tt_mb <= MAX_TT_MB:
+            raise ValueError(f"transposition table size must be 1 to {MAX_TT_MB} MB, "
+                             f"got {tt_mb}")
         self._core = Core(tt_mb)
 
     # ---- questions ---------------------------------------------------------------

@@ -258,7 +258,10 @@ def test_ctrl_c_on_a_real_run_keeps_what_was_solved(tmp_path, signum, status):
     """The whole path: a subprocess solving full deals gets SIGINT (or SIGTERM) once the
     store holds a table, exits 130 (143) with a message, and the resumed run completes
     the output."""
-    path = session_subset(tmp_path, 3)
+    # Enough boards that the run is still solving when the signal comes (about 0.3 s a
+    # board here; with 3 boards the signal could land while the process was exiting).
+    boards = 10
+    path = session_subset(tmp_path, boards)
     db = tmp_path / "tables.sqlite"
     out = tmp_path / "out.json"
     argv = [sys.executable, "-m", "ddsolver", "table", str(path), "--format", "json",
@@ -292,7 +295,7 @@ def test_ctrl_c_on_a_real_run_keeps_what_was_solved(tmp_path, signum, status):
     assert "interrupted after" in err and "--resume" in err and "Traceback" not in err
     with sqlite3.connect(db) as con:
         saved = con.execute("SELECT COUNT(*) FROM dd_tables").fetchone()[0]
-    assert 1 <= saved < 3
+    assert 1 <= saved < boards
 
     resumed = subprocess.run(argv + ["--resume"], capture_output=True, text=True, env=env,
                              timeout=120)
@@ -301,7 +304,7 @@ def test_ctrl_c_on_a_real_run_keeps_what_was_solved(tmp_path, signum, status):
     records = json.loads(out.read_text())
     with pbn.load_path(path) as reader:
         games = list(reader)
-    assert [r["board"] for r in records] == [1, 2, 3]
+    assert [r["board"] for r in records] == list(range(1, boards + 1))
     for record, game in zip(records, games):
         assert record["dd"] == dd_table(game.deal).to_dict()
 
@@ -395,3 +398,25 @@ def test_a_store_that_fails_during_the_run_is_reported_plainly(tmp_path, capsys,
     status, _, err = run(capsys, "table", PROBLEMS, "--db", db, "-q")
     assert status == 2
     assert err.strip() == f"ddsolver table: error: cannot write to {db}: database or disk is full"
+
+
+@pytest.mark.parametrize("size", ["0", "65537", "lots"])
+def test_a_table_size_out_of_range_is_a_usage_error(capsys, size):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["table", str(PROBLEMS), "--tt-mb", size, "-q"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --tt-mb" in err and "Traceback" not in err
+
+
+def test_a_table_the_system_cannot_give_is_reported_plainly(capsys, monkeypatch):
+    import ddsolver.solver as solver_module
+
+    def refuse(tt_mb):
+        raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
+
+    monkeypatch.setattr(solver_module, "Core", refuse)
+    status, out, err = run(capsys, "table", PROBLEMS, "--tt-mb", "60000", "-q")
+    assert status == 2
+    assert "cannot allocate a 60000 MB transposition table" in err
+    assert "--tt-mb" in err and "Traceback" not in err

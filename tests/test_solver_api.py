@@ -21,6 +21,7 @@ from cardgames.minimax import alphabeta, card_values, random_ending
 from cardgames.play import Position
 from ddsolver import (DDTable, DealError, IllegalPlayError, ParseError, PlayOverError, Solver,
                       card_scores, dd_table, dd_tables, iter_dd_tables, solve)
+from ddsolver.solver import MAX_TT_MB
 
 FULL_DEAL = "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872"
 # North AQ of spades, South two small, West Kx: the finesse works only if South leads.
@@ -259,9 +260,9 @@ def test_solver_counts_nodes_and_can_clear_its_table():
     assert solver.card_scores(deal, "D", "N") == card_scores(deal, "D", "N")
 
 
-@pytest.mark.parametrize("tt_mb", [0, -5])
-def test_solver_rejects_a_table_under_one_megabyte(tt_mb):
-    with pytest.raises(ValueError, match="at least 1 MB"):
+@pytest.mark.parametrize("tt_mb", [0, -5, MAX_TT_MB + 1, 10**12])
+def test_solver_rejects_a_table_size_out_of_range(tt_mb):
+    with pytest.raises(ValueError, match=f"1 to {MAX_TT_MB} MB, got {tt_mb}"):
         Solver(tt_mb=tt_mb)
 
 
