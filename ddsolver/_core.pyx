@@ -442,21 +442,24 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
                 m.weight = 50 - low
 
 
-cdef inline void sort_moves(Frame *f) noexcept nogil:
-    """Insertion sort, highest weight first (few moves; stable for equal weights)."""
-    cdef int i, j
+cdef inline Move *next_move(Frame *f, int i) noexcept nogil:
+    """The i-th move in order: the best of moves i.. is swapped into place i.  Most
+    nodes are decided by their first move, so sorting all of them would be wasted."""
+    cdef int j, b = i
     cdef Move tmp
-    for i in range(1, f.nmoves):
+    for j in range(i + 1, f.nmoves):
+        if f.moves[j].weight > f.moves[b].weight:
+            b = j
+    if b != i:
         tmp = f.moves[i]
-        j = i - 1
-        while j >= 0 and f.moves[j].weight < tmp.weight:
-            f.moves[j + 1] = f.moves[j]
-            j -= 1
-        f.moves[j + 1] = tmp
+        f.moves[i] = f.moves[b]
+        f.moves[b] = tmp
+    return &f.moves[i]
 
 
 cdef void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
-    """Every legal move of ``seat`` (one per group of equivalent cards), ordered."""
+    """Every legal move of ``seat`` (one per group of equivalent cards), weighed for
+    ordering (the search takes them best first with next_move)."""
     cdef int s, ls
     f.nmoves = 0
     if pos > 0:
@@ -464,7 +467,6 @@ cdef void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
         if c.hand[seat][ls]:
             add_groups(c, f, seat, ls)
             weigh_follow(c, f, seat, pos)
-            sort_moves(f)
             return
     for s in range(4):
         if c.hand[seat][s]:
@@ -474,7 +476,6 @@ cdef void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
         boost_killer(c, f)
     else:
         weigh_follow(c, f, seat, pos)
-    sort_moves(f)
 
 
 cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
@@ -617,7 +618,7 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr, int need) noexcept nogil:
     before partner would be forced to ruff (holding nothing else).
     """
     cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
-    cdef int s, i, k, n, others, cnt, total = 0, t = c.trump, low
+    cdef int s, i, j, k, n, others, cnt, total = 0, t = c.trump, low
     cdef int lt = 0, rt = 0, pt = 0
     cdef uint32_t mine, rem, m
     if t != NOTRUMP:
@@ -638,16 +639,17 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr, int need) noexcept nogil:
         if mine == 0:
             continue
         rem = c.rem[s]
-        # k: how many of the suit's top cards the leader holds without a break
-        k = 0
-        m = rem
-        low = 0
-        while m and (mine >> dd_hibit(m)) & 1:
-            low = dd_hibit(m)
-            k += 1
-            m ^= (<uint32_t>1) << low
-        if k == 0:
-            continue
+        # The run of the suit's top cards that the leader holds: its cards above
+        # every card of the suit held elsewhere (or on the table).
+        m = rem & ~mine
+        if m:
+            m = mine & ~((<uint32_t>2 << dd_hibit(m)) - 1)
+            if m == 0:
+                continue
+        else:
+            m = mine
+        k = dd_popcount(m)
+        low = dd_lobit(m)
         n = dd_popcount(mine)
         others = dd_popcount(c.hand[lho][s])
         if dd_popcount(c.hand[pard][s]) > others:
@@ -672,12 +674,11 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *wr, int need) noexcept nogil:
         if cnt > 0:
             # The top cards cashed were relied on by rank (the rest won by length),
             # but no more of them than it takes to reach ``need``.
-            k = need - total
-            if k < cnt and k < dd_popcount(mine & ~((<uint32_t>1 << low) - 1)):
-                m = rem
-                while k > 1:
+            j = need - total
+            if j < cnt and j < k:
+                while j > 1:
                     m ^= (<uint32_t>1) << dd_hibit(m)
-                    k -= 1
+                    j -= 1
                 low = dd_hibit(m)
             total += cnt
             wr[s] |= <uint16_t>((<uint32_t>1) << low)
@@ -1041,7 +1042,7 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
     cwr = c.frames[ply + 1].wr
     tried[0] = tried[1] = tried[2] = tried[3] = 99
     for i in range(f.nmoves):
-        m = &f.moves[i]
+        m = next_move(f, i)
         s = m.suit
         r = m.rank
         # A card below every rank that has mattered so far in its suit, when a
