@@ -402,19 +402,61 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
         m.weight = w
 
 
+cdef inline int discard_value(Ctx *c, int seat, int s) noexcept nogil:
+    """How cheaply ``seat`` can spare a card of suit ``s`` (higher: cheaper).
+
+    Long suits first; avoid baring a guarded honour (Kx: the second-best card
+    with one guard) or throwing a singleton top card.
+    """
+    cdef uint32_t h = c.hand[seat][s], rm = c.rem[s]
+    cdef int n = dd_popcount(h), top
+    cdef int v = n
+    top = dd_hibit(rm)
+    if n == 1 and (h >> top) & 1:
+        v -= 8
+    elif n == 2:
+        rm ^= (<uint32_t>1) << top
+        if rm and (h >> dd_hibit(rm)) & 1 and not ((h >> top) & 1):
+            v -= 6
+    return v
+
+
+cdef inline bint forces(Ctx *c, int opp, int s, int r) noexcept nogil:
+    """Must ``opp`` spend its top card of ``s`` to beat rank ``r``?  (At most one of
+    its cards of ``s`` is higher than ``r``.)"""
+    cdef uint32_t above = c.hand[opp][s] & ~((<uint32_t>2 << r) - 1)
+    return (above & (above - 1)) == 0
+
+
 cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
     """Ordering scores for the 2nd, 3rd and 4th cards of a trick.
 
-    Second hand low; third hand high (cheapest card that holds the trick);
-    fourth hand wins as cheaply as possible or plays lowest; never overtake
-    or ruff partner's winner; discards lowest first.
+    Second hand: win cheaply when third hand cannot beat the card; low when
+    partner (fourth hand) wins anyway; otherwise cover, first with a card that
+    forces third hand's top card (a ruff third hand can overruff counts so).
+    Third hand: play low under partner's sure winner; win as cheaply as is safe;
+    else force fourth hand's top card.  Fourth hand wins as cheaply as possible
+    or plays lowest.  Never overtake or ruff partner's sure winner.  Discards
+    lowest first, preferring long suits (see discard_value).
     """
     cdef int i, s, r, low, t = c.trump, ls = T(c).suit[0]
     cdef int wp = T(c).winpos[pos]
     cdef int ws = T(c).suit[wp], wrk = T(c).rank[wp]
     cdef bint partner_wins = (wp & 1) == (pos & 1)
     cdef bint beats, safe
+    cdef bint is_void = c.hand[seat][ls] == 0
+    cdef int dv[4]
     cdef Move *m
+    cdef bint pd_wins = False       # 2nd hand: partner's top card will win the trick
+    cdef uint32_t o3, p4
+    if pos == 1 and not is_void:
+        o3 = c.hand[(c.leader + 2) & 3][ls]
+        p4 = c.hand[(c.leader + 3) & 3][ls]
+        if p4 and dd_hibit(p4) > T(c).rank[0] and (o3 == 0 or dd_hibit(p4) > dd_hibit(o3)):
+            pd_wins = not (o3 == 0 and t != NOTRUMP and ls != t and c.hand[(c.leader + 2) & 3][t])
+    if is_void:
+        for s in range(4):
+            dv[s] = discard_value(c, seat, s) if c.hand[seat][s] else 0
     for i in range(f.nmoves):
         m = &f.moves[i]
         s = m.suit
@@ -431,15 +473,29 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
                 m.weight = 40 - low - (30 if (s == t and ls != t) else 0)
             elif beats:
                 safe = not later_opponent_beats(c, 2, s, r)
-                m.weight = (100 - low) if safe else (50 + r)
+                if safe:
+                    m.weight = 100 - low
+                elif forces(c, (c.leader + 3) & 3, s, r):
+                    m.weight = 70 - low
+                else:
+                    m.weight = 55 - low
             else:
                 m.weight = 40 - low
         else:
             if beats:
                 safe = not later_opponent_beats(c, 1, s, r)
-                m.weight = (80 - low) if safe else (10 - low)
+                if pd_wins:
+                    m.weight = 30 - low
+                elif safe:
+                    m.weight = 80 - low
+                elif is_void or forces(c, (c.leader + 2) & 3, ls, r):
+                    m.weight = 65 - low
+                else:
+                    m.weight = 55 - low
             else:
                 m.weight = 50 - low
+        if is_void and not (s == t and beats):
+            m.weight += dv[s]
 
 
 cdef inline Move *next_move(Frame *f, int i) noexcept nogil:
