@@ -30,5 +30,7 @@ def solver() -> Solver:
 
 def pytest_report_header(config):
     found = "found" if SHARED_DATA.exists() else "MISSING"
-    size = "full (DDSOLVER_FULL=1)" if FULL else "subset (DDSOLVER_FULL=1 runs all)"
-    return f"oracle data: {SHARED_DATA} ({found}); oracle size: {size}"
+    size = ("long (DDSOLVER_FULL=1)" if FULL
+            else "normal (DDSOLVER_FULL=1 multiplies the random endings)")
+    return (f"oracle data: {SHARED_DATA} ({found}), every deal checked; random endings: "
+            f"{size}")

@@ -1,4 +1,4 @@
-"""Readers for the shared oracle data, and the rule that picks a subset of it for quick runs.
+"""Readers for the shared oracle data.
 
 The data lives outside the repository, in ``../shared/data`` (see its README.md):
 
@@ -19,12 +19,11 @@ This module knows nothing of the solver.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence, TypeVar
+from typing import Iterator, Sequence
 
 import pytest
 
@@ -34,13 +33,13 @@ from cardgames.hands import Deal
 #: ../shared/data, beside the repository.
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
-#: True when the whole of every oracle file should run (env ``DDSOLVER_FULL=1``).
+#: True for the long form of the randomised oracle checks (env ``DDSOLVER_FULL=1``): more
+#: random endings against the minimax and against DDS.  The files of ../shared/data run
+#: whole in every run.
 FULL = os.environ.get("DDSOLVER_FULL", "") not in ("", "0")
 
 #: True under CI (env ``CI=true``): missing oracle data is then a failure, not a skip.
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-T = TypeVar("T")
 
 
 def shared_data_file(name: str) -> Path:
@@ -56,20 +55,6 @@ def shared_data_file(name: str) -> Path:
         pytest.skip(message, allow_module_level=True)
     return path
 
-
-def every_kth(items: Sequence[T], size: int) -> list[T]:
-    """``items`` itself under ``DDSOLVER_FULL=1``, otherwise about ``size`` of them, evenly
-    spread (every k-th, starting with the first), always the same ones."""
-    items = list(items)
-    if FULL or size >= len(items):
-        return items
-    if size <= 0:
-        return []
-    k = math.ceil(len(items) / size)
-    return items[::k]
-
-
-# ---- dds_reference.jsonl ---------------------------------------------------------------
 
 def read_reference(path: Path) -> list[dict]:
     """The reference deals, one JSON object per line (blank lines skipped)."""

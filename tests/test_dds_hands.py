@@ -5,8 +5,8 @@ its 20-entry table and the score of every opening lead; and every line of GIB's
 ``sol10.txt``: its table.  ``list100``/``list300`` repeat boards, so boards are deduplicated
 by (deal, trump, leader).  The readers in ``ddsfiles`` get their own tests first.
 
-Without ``DDSOLVER_FULL=1`` only every k-th board runs (``SUBSET_SIZE`` / ``GIB_SUBSET_SIZE``),
-plus the boards in ``REGRESSION_IDS``.
+All of them run in every run: the answers are computed once, on every core (``parallel``),
+and each board's test compares its own.
 """
 
 from __future__ import annotations
@@ -15,28 +15,16 @@ import pytest
 
 from cardgames.cards import Card, Seat, Strain
 from cardgames.play import Position
-from ddsfiles import (DDSFileError, every_kth, expand_equals, parse_fut, parse_gib_line,
-                      parse_table, parse_txt, read_gib, read_txt, shared_data_file, unique_boards)
+from ddsfiles import (DDSFileError, expand_equals, parse_fut, parse_gib_line, parse_table,
+                      parse_txt, read_gib, read_txt, shared_data_file, unique_boards)
 from ddsolver import DDTable
-
-#: Boards of the txt lists checked in a normal run (all of them with DDSOLVER_FULL=1).
-#: Sized for about a minute at the solver's current speed; raise as it gets faster.
-SUBSET_SIZE = 20
-#: Lines of sol10.txt checked in a normal run.
-GIB_SUBSET_SIZE = 3
-#: Boards on which some commit of the solver has disagreed with DDS (found by full runs);
-#: they run in every normal run as well.
-REGRESSION_IDS = ("list100:31", "list100:45", "list300:168", "list300:293", "list300:294")
+from parallel import solve_all
 
 HANDS_DIR = shared_data_file("dds-hands")
 TXT_FILES = sorted(p for p in HANDS_DIR.glob("list*.txt"))
 ALL_BOARDS = [b for path in TXT_FILES for b in read_txt(path)]
 UNIQUE_BOARDS = unique_boards(ALL_BOARDS)
 GIB_BOARDS = read_gib(HANDS_DIR / "sol10.txt")
-
-_chosen = {b.id for b in every_kth(UNIQUE_BOARDS, SUBSET_SIZE)} | set(REGRESSION_IDS)
-BOARDS = [b for b in UNIQUE_BOARDS if b.id in _chosen]
-GIBS = every_kth(GIB_BOARDS, GIB_SUBSET_SIZE)
 
 
 # ---- the readers -------------------------------------------------------------------------
@@ -114,7 +102,6 @@ def test_the_lists_hold_the_expected_boards():
     assert counts == {"list1": 1, "list10": 10, "list100": 100, "list300": 300}
     assert len(UNIQUE_BOARDS) < len(ALL_BOARDS)  # list300 repeats boards
     assert len(GIB_BOARDS) == 10
-    assert set(REGRESSION_IDS) <= {b.id for b in UNIQUE_BOARDS}
 
 
 @pytest.mark.parametrize("board", ALL_BOARDS, ids=lambda b: b.id)
@@ -132,7 +119,18 @@ def test_each_board_is_consistent_with_itself(board):
 
 # ---- the solver against DDS ------------------------------------------------------------------
 
-@pytest.fixture(scope="module", params=BOARDS, ids=[b.id for b in BOARDS])
+@pytest.fixture(scope="module")
+def answers() -> dict[str, tuple]:
+    """Every unique board's table and lead scores, and every GIB table, by id: computed on
+    all cores the first time a test asks."""
+    boards = solve_all(UNIQUE_BOARDS, lambda solver, b: (
+        solver.dd_table(b.deal), solver.card_scores(b.deal, b.trump, b.first)))
+    gibs = solve_all(GIB_BOARDS, lambda solver, g: solver.dd_table(g.deal))
+    return {**{b.id: a for b, a in zip(UNIQUE_BOARDS, boards)},
+            **{g.id: a for g, a in zip(GIB_BOARDS, gibs)}}
+
+
+@pytest.fixture(params=UNIQUE_BOARDS, ids=[b.id for b in UNIQUE_BOARDS])
 def board(request):
     return request.param
 
@@ -143,15 +141,14 @@ def _table_mismatches(expected: DDTable, got: DDTable) -> str:
 
 
 @pytest.mark.slow
-def test_table_matches_dds(solver, board):
-    got = solver.dd_table(board.deal)
-    wrong = _table_mismatches(DDTable(board.table), got)
+def test_table_matches_dds(answers, board):
+    wrong = _table_mismatches(DDTable(board.table), answers[board.id][0])
     assert not wrong, f"{board.id} {board.deal.to_pbn()}\n{wrong}"
 
 
 @pytest.mark.slow
-def test_lead_scores_match_dds(solver, board):
-    got = solver.card_scores(board.deal, board.trump, board.first)
+def test_lead_scores_match_dds(answers, board):
+    got = answers[board.id][1]
     wrong = [f"{card}: DDS {board.fut.get(card)}, ours {got.get(card)}"
              for card in sorted(set(got) | set(board.fut)) if got.get(card) != board.fut.get(card)]
     assert not wrong, (f"{board.id} {board.deal.to_pbn()} trump {board.trump.letter} "
@@ -159,8 +156,7 @@ def test_lead_scores_match_dds(solver, board):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("gib", GIBS, ids=lambda b: b.id)
-def test_gib_table_matches(solver, gib):
-    got = solver.dd_table(gib.deal)
-    wrong = _table_mismatches(DDTable(gib.table), got)
+@pytest.mark.parametrize("gib", GIB_BOARDS, ids=lambda b: b.id)
+def test_gib_table_matches(answers, gib):
+    wrong = _table_mismatches(DDTable(gib.table), answers[gib.id])
     assert not wrong, f"{gib.id} {gib.deal.to_pbn()}\n{wrong}"

@@ -1,10 +1,9 @@
 """The solver against DDS 2.9 on the shared reference deals (../shared/data/dds_reference.jsonl).
 
-For each deal: all 20 table entries, the score of every opening lead, and the score of every
-legal card in one mid-play position.  (The par fields belong to the par tests.)
-
-Without ``DDSOLVER_FULL=1`` only every k-th deal runs, about ``SUBSET_SIZE`` of them, plus
-the deals in ``REGRESSION_IDS``.
+For every one of the 400 deals, in every run: all 20 table entries, the score of every
+opening lead, and the score of every legal card in one mid-play position.  (The par fields
+belong to the par tests.)  The answers are computed once, on every core (``parallel``), and
+each deal's test compares its own.
 
 When DDS itself is importable (the ``endplay`` package, a bench extra), random endings are
 also checked against it live, several questions to one solver per ending.
@@ -20,25 +19,30 @@ from cardgames.cards import ALL_CARDS, Card, Rank, Seat, Strain, Suit
 from cardgames.hands import Deal
 from cardgames.minimax import random_ending
 from cardgames.play import Position
-from ddsfiles import FULL, every_kth, read_reference, shared_data_file
+from ddsfiles import FULL, read_reference, shared_data_file
 from ddsolver import DDTable, Solver
-
-#: Deals checked in a normal run (all 400 with DDSOLVER_FULL=1): every k-th deal, about this
-#: many.  Sized for under a minute at the solver's current speed; raise it as it gets faster.
-SUBSET_SIZE = 20
-#: Deals on which some commit of the solver has disagreed with DDS (found by full runs);
-#: they run in every normal run as well.
-REGRESSION_IDS = ("1001-0041", "1001-0106", "1001-0113", "1001-0153", "1001-0161",
-                  "1001-0179", "1001-0224", "1001-0296", "1001-0394", "1001-0395")
+from parallel import solve_all
 
 REFERENCE = shared_data_file("dds_reference.jsonl")
 ALL_DEALS = read_reference(REFERENCE)
-_chosen = {d["id"] for d in every_kth(ALL_DEALS, SUBSET_SIZE)} | set(REGRESSION_IDS)
-DEALS = [d for d in ALL_DEALS if d["id"] in _chosen]
 
-# Module-scoped and parametrised, so pytest runs the three tests of one deal one after the
-# other and the solver's table carries over between them.
-@pytest.fixture(scope="module", params=DEALS, ids=[d["id"] for d in DEALS])
+
+def _answers(solver: Solver, record: dict) -> tuple:
+    """Our table, lead scores and position scores for one reference deal."""
+    deal = Deal.from_pbn(record["pbn"])
+    lead, pos = record["lead"], record["position"]
+    return (solver.dd_table(deal),
+            solver.card_scores(deal, lead["strain"], lead["leader"]),
+            solver.card_scores(deal, pos["strain"], pos["leader"], pos["played"]))
+
+
+@pytest.fixture(scope="module")
+def answers() -> dict[str, tuple]:
+    """Every deal's answers by id, computed on all cores the first time a test asks."""
+    return dict(zip((d["id"] for d in ALL_DEALS), solve_all(ALL_DEALS, _answers)))
+
+
+@pytest.fixture(params=ALL_DEALS, ids=[d["id"] for d in ALL_DEALS])
 def record(request):
     return request.param
 
@@ -57,13 +61,11 @@ def score_mismatches(expected: dict[str, int], got: dict) -> list[str]:
 def test_reference_file_is_complete():
     assert len(ALL_DEALS) == 400
     assert len({d["id"] for d in ALL_DEALS}) == len(ALL_DEALS)
-    assert set(REGRESSION_IDS) <= {d["id"] for d in ALL_DEALS}
 
 
 @pytest.mark.slow
-def test_table_matches_dds(solver, record):
-    deal = Deal.from_pbn(record["pbn"])
-    table = solver.dd_table(deal)
+def test_table_matches_dds(answers, record):
+    table = answers[record["id"]][0]
     expected = DDTable.from_dict(record["dd"])
     wrong = [f"{d.letter} {s.letter}: DDS {expected.tricks(d, s)}, ours {n}"
              for d, s, n in table if n != expected.tricks(d, s)]
@@ -71,20 +73,18 @@ def test_table_matches_dds(solver, record):
 
 
 @pytest.mark.slow
-def test_lead_scores_match_dds(solver, record):
+def test_lead_scores_match_dds(answers, record):
     lead = record["lead"]
-    deal = Deal.from_pbn(record["pbn"])
-    got = solver.card_scores(deal, lead["strain"], lead["leader"])
+    got = answers[record["id"]][1]
     wrong = score_mismatches(lead["scores"], got)
     assert not wrong, (f"{record['id']} {record['pbn']} strain {lead['strain']} "
                        f"leader {lead['leader']}\n" + "\n".join(wrong))
 
 
 @pytest.mark.slow
-def test_position_scores_match_dds(solver, record):
+def test_position_scores_match_dds(answers, record):
     pos = record["position"]
-    deal = Deal.from_pbn(record["pbn"])
-    got = solver.card_scores(deal, pos["strain"], pos["leader"], pos["played"])
+    got = answers[record["id"]][2]
     wrong = score_mismatches(pos["scores"], got)
     assert not wrong, (f"{record['id']} {record['pbn']} strain {pos['strain']} "
                        f"leader {pos['leader']} played {' '.join(pos['played'])} "
