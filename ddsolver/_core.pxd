@@ -45,6 +45,8 @@ cdef struct Frame:
 # reads a few contiguous cache lines instead of chasing a pointer per entry.
 cdef enum:
     TT_BLOCK = 8
+    TT_CHAIN = 16            # blocks a key may chain; then its oldest block is reused, so
+                             # a probe never scans more than TT_CHAIN * TT_BLOCK entries
 
 cdef struct TTEntry:
     uint64_t seq[2]          # owners of the significant top cards: suits S,H then D,C, each
@@ -64,7 +66,9 @@ cdef struct TTHeader:
     uint64_t lenkey          # suit lengths per hand (see above)
     uint32_t first           # newest block of this key, 0 = empty header slot
     uint8_t lt               # leader | trump << 2
-    uint8_t pad[3]           # (unused)
+    uint8_t gen              # generation it was written in; another generation = empty slot
+    uint8_t nblocks          # blocks in this key's chain (at most TT_CHAIN)
+    uint8_t pad              # (unused)
 
 
 cdef struct Trick:
@@ -97,6 +101,7 @@ cdef struct Ctx:
     uint32_t capacity        # blocks in the pool
     uint32_t used            # blocks handed out (blocks[1..used-1])
     uint64_t tt_resets       # times the table filled up and was cleared
+    uint8_t gen              # current generation of the headers (1..255; clearing moves it on)
     # --- counters -----------------------------------------------------------
     uint64_t nodes           # nodes searched (the functional signature of a run)
     uint64_t probes          # transposition-table look-ups

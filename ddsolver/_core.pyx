@@ -30,11 +30,31 @@ cdef extern from *:
     static inline int dd_hibit(unsigned int x) { return 31 - __builtin_clz(x); }
     static inline int dd_lobit(unsigned int x) { return __builtin_ctz(x); }
     #define dd_prefetch(p) __builtin_prefetch((const void *)(p))
+
+    #include <stdlib.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Memory for the transposition table.  Its probes land anywhere in tens of MB, so
+       with 4 KB pages nearly every one misses the TLB as well as the cache: on Linux,
+       ask for transparent huge pages (2 MB aligned, madvise).  Free with free(). */
+    static void *dd_alloc_table(size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        void *p = NULL;
+        if (posix_memalign(&p, (size_t)1 << 21, n) != 0)
+            return NULL;
+        madvise(p, n, MADV_HUGEPAGE);
+        return p;
+    #else
+        return malloc(n);
+    #endif
+    }
     """
     int dd_popcount(unsigned int x) noexcept nogil
     int dd_hibit(unsigned int x) noexcept nogil
     int dd_lobit(unsigned int x) noexcept nogil
     void dd_prefetch(const void *p) noexcept nogil
+    void *dd_alloc_table(size_t n) noexcept nogil
 
 
 cdef inline Trick *T(Ctx *c) noexcept nogil:
@@ -92,7 +112,12 @@ cdef inline uint32_t slot_of(Ctx *c, uint64_t lenkey, int lt) noexcept nogil:
 
 
 cdef void tt_clear(Ctx *c) noexcept nogil:
-    memset(c.headers, 0, c.nslots * sizeof(TTHeader))
+    """Empty the table in O(1): headers of an older generation read as empty slots, so
+    clearing moves the generation on; the headers are zeroed only when it wraps."""
+    c.gen = <uint8_t>(c.gen + 1)
+    if c.gen == 0:
+        memset(c.headers, 0, c.nslots * sizeof(TTHeader))
+        c.gen = 1
     c.used = 1
     c.nheaders = 0
 
@@ -103,6 +128,12 @@ cdef inline TTHeader *find_header(Ctx *c, uint64_t lenkey, int lt) noexcept nogi
     cdef TTHeader *h
     while True:
         h = &c.headers[i]
+        if h.gen != c.gen:
+            # Left over from before the last clear: an empty slot (made so for good,
+            # as callers read ``first`` to tell).
+            h.gen = c.gen
+            h.first = 0
+            return h
         if h.first == 0 or (h.lenkey == lenkey and h.lt == lt):
             return h
         i = (i + 1) & (c.nslots - 1)
@@ -165,7 +196,7 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, uint16
     cdef uint64_t m01 = (<uint64_t *>mask)[0], m23 = (<uint64_t *>mask)[1]
     cdef uint64_t e01 = (<uint64_t *>eseq)[0], e23 = (<uint64_t *>eseq)[1]
     cdef TTHeader *h = find_header(c, lenkey, lt)
-    cdef uint32_t b = h.first
+    cdef uint32_t b = h.first, prev
     cdef TTBlock *blk
     cdef TTEntry *e
     while b:
@@ -193,8 +224,19 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lt, uint32_t *seq, uint16
             c.nheaders += 1
             h.lenkey = lenkey
             h.lt = <uint8_t>lt
-        b = c.used
-        c.used += 1
+            h.nblocks = 0
+        if h.nblocks >= TT_CHAIN:
+            # The key's chain is as long as it may be: its oldest block becomes the
+            # newest (the oldest entries go; the probe cost stays bounded).
+            prev = h.first
+            while c.blocks[c.blocks[prev].next].next:
+                prev = c.blocks[prev].next
+            b = c.blocks[prev].next
+            c.blocks[prev].next = 0
+        else:
+            b = c.used
+            c.used += 1
+            h.nblocks += 1
         c.blocks[b].n = 0
         c.blocks[b].next = h.first
         h.first = b
@@ -1281,10 +1323,11 @@ cdef class Core:
             cap = 0xFFFFFFF0
         self.c.nslots = <uint32_t>nslots
         self.c.capacity = <uint32_t>cap
-        self.c.headers = <TTHeader *>malloc(nslots * sizeof(TTHeader))
-        self.c.blocks = <TTBlock *>malloc(cap * sizeof(TTBlock))
+        self.c.headers = <TTHeader *>dd_alloc_table(nslots * sizeof(TTHeader))
+        self.c.blocks = <TTBlock *>dd_alloc_table(cap * sizeof(TTBlock))
         if self.c.headers == NULL or self.c.blocks == NULL:
             raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
+        memset(self.c.headers, 0, nslots * sizeof(TTHeader))
         tt_clear(self.c)
         self.tt_mb = tt_mb
         self._deal_key = None
@@ -1464,6 +1507,10 @@ cdef class Core:
         if not 0 <= strain <= 4:
             raise ValueError(f"strain must be 0..4, got {strain}")
         n = self._load_hands(hands, hm)
+        # Entries are keyed by trump: another strain's entries are never hit, and on
+        # hard deals they would fill the table and force a full clear midway through
+        # this strain.  Start it empty (clearing is O(1)).
+        tt_clear(self.c)
         with nogil:
             guess[0] = guess[1] = first_guess(hm, strain, n)
             for k in range(4):
