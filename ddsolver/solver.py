@@ -212,10 +212,13 @@ class Solver:
     """A double-dummy solver with its own transposition table of ``tt_mb`` megabytes.
 
     Reusing one solver saves allocating the table for every question, and consecutive
-    questions about the same deal reuse what the table already knows.  Not thread-safe:
-    give each thread its own (as :func:`dd_tables` does).
+    questions about the same deal (solve, card_scores, positions of its play) reuse what
+    the table already knows.  A table (:meth:`dd_table`) starts each strain with an empty
+    table: entries are kept by trump, so other strains' entries would never be used.  The
+    table never grows past ``tt_mb``; when it is full it is cleared.  Not thread-safe: give
+    each thread its own (as :func:`dd_tables` does).
 
-    :param tt_mb: transposition-table size in MB (at least 1).
+    :param tt_mb: transposition-table size in MB (1 to :data:`MAX_TT_MB`).
     :raises ValueError: if ``tt_mb`` is not 1 to :data:`MAX_TT_MB`.
     :raises MemoryError: if the system cannot give the table its memory.
     """
