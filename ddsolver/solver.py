@@ -213,7 +213,7 @@ class Solver:
 
     Reusing one solver saves allocating the table for every question, and consecutive
     questions about the same deal (solve, card_scores, positions of its play) reuse what
-    the table already knows.  A table (:meth:`dd_table`) starts each strain with an empty
+    the table already knows.  :meth:`dd_table` starts each strain with an empty
     table: entries are kept by trump, so other strains' entries would never be used.  The
     table never grows past ``tt_mb``; when it is full it is cleared.  Not thread-safe: give
     each thread its own (as :func:`dd_tables` does).
