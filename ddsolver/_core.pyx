@@ -325,7 +325,9 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
     may play any card at all, so suits where the opponents hold few cards come
     first.  A card term ranks the leads of the suit: leads that win the trick
     (our top card, partner's winner, partner's ruff) before the rest; among them
-    the ones that keep the lead's side in control of the next round.
+    the ones that keep the lead's side in control of the next round.  The tiers
+    follow the ideas of DDS's lead ordering; the weights were tuned on node counts
+    of reference deals.
     """
     cdef int i, s, r, rr, t = c.trump, tl = c.tricks_left, w, sw = 0, last_s = -1
     cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
