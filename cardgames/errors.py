@@ -44,12 +44,19 @@ class IllegalPlayError(CardgamesError):
 
 
 class PBNError(ParseError):
-    """A PBN file is malformed.  ``line`` is the 1-based line number of the problem."""
+    """A PBN file is malformed.  ``line`` is the 1-based line number of the problem.
+
+    ``raw`` is set by a lenient reader on the error of a game it skipped: the game's text
+    as it stood in the file (with the comment blocks standing before it, each followed by
+    an empty line, as :meth:`cardgames.pbn.Game.to_pbn` lays them out), ending with a
+    newline, so that a tool can write the game back unchanged.  None otherwise.
+    """
 
     def __init__(self, message: str, text: str | None = None, line: int | None = None,
                  source: str | None = None):
         self.line = line
         self.source = source
+        self.raw: str | None = None
         super().__init__(message, text)
         where = ""
         if source is not None:

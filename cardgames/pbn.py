@@ -65,8 +65,10 @@ of the typed tags (a bad deal, a bad card in the Play section, an unknown seat..
 is checked by :meth:`Game.validate`, which the reader calls on every game unless
 ``validate=False``; with ``validate=False`` the same error comes up when the
 accessor is used, still with its line.  In lenient mode (``strict=False``) a bad
-game is skipped, the error goes to :attr:`PBNReader.errors` (and to ``on_error``),
-and reading goes on with the next game.
+game is skipped, the error goes to :attr:`PBNReader.errors` (and to ``on_error``, once
+the reader has reached the end of the bad game), and reading goes on with the next
+game.  The error's ``raw`` holds the bad game's text as it stood in the file, so that a
+tool copying a file can write it back unchanged.
 """
 
 from __future__ import annotations
@@ -95,6 +97,11 @@ _MANDATORY_ORDER = {name: i for i, name in enumerate(
      "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result"))}
 
 _T = TypeVar("_T")
+
+#: The most lines of a bad game a lenient reader keeps for :attr:`PBNError.raw`: a game
+#: with no empty line to end it stops being copied there (its error's ``raw`` is None),
+#: so that a malformed file cannot fill the memory.
+_RAW_LIMIT = 50_000
 
 #: The properties :meth:`Game.validate` checks, in order.
 _TYPED_ACCESSORS = ("deal", "board", "dealer", "vulnerable", "contract", "declarer",
@@ -978,8 +985,13 @@ class PBNReader:
     parameters.  Besides the games it gathers:
 
     * :attr:`directives`: the ``%`` lines seen so far, verbatim (``"% PBN 2.1"``);
-    * :attr:`errors`: in lenient mode, one :class:`PBNError` per skipped game;
-    * :attr:`epilogue`: comment blocks after the last game.
+    * :attr:`errors`: in lenient mode, one :class:`PBNError` per skipped game, its
+      ``raw`` the game's text as it stood in the file;
+    * :attr:`epilogue`: comment blocks after the last game;
+    * :attr:`head`: the lines before the first game (or comment block), verbatim:
+      directives and empty lines, so a tool can copy the top of a file as it was;
+    * :attr:`blank_lines_at_end`: how many empty lines end the stream (set once it is
+      read to the end).
 
     It is its own iterator and can be used as a context manager, which closes a file
     that :func:`load_path` opened.
@@ -995,6 +1007,8 @@ class PBNReader:
         self.directives: list[str] = []
         self.errors: list[PBNError] = []
         self.epilogue: list[str] = []
+        self.head: list[str] = []
+        self.blank_lines_at_end = 0
         self._closing = _closing
         self._preamble: list[str] = []
         self._last: dict[str, str] = {}    # tag name -> value in the latest game that had it
@@ -1031,17 +1045,28 @@ class PBNReader:
     # ---- the state machine ----------------------------------------------------
     def _read(self, lines: Iterator[str]) -> Iterator[Game]:
         source = self.source
+        # In lenient mode the lines of the game being read are kept, so that a bad game's
+        # error can carry its text (PBNError.raw): one game's lines, never the file's.
+        keep = not self.strict
+        raw: list[str] = []
         builder: _Builder | None = None
         open_unit: list[tuple[int, str]] | None = None  # lines of a '{' comment still open
-        skipping = False  # after an error, until the end of the bad game
+        # After an error in lenient mode: the error and the comment blocks that stood
+        # before the bad game, until the end of the game (skipping its other lines).
+        failure: tuple[PBNError, list[str]] | None = None
+        in_head = True  # no game line yet: directives and empty lines go to self.head
+        blanks = 0      # empty lines since the last line that was not empty
         line = ""
-        for number, raw in enumerate(lines, 1):
-            line = raw.rstrip("\r\n")
+        for number, text in enumerate(lines, 1):
+            line = text.rstrip("\r\n")
             if number == 1 and line.startswith("\ufeff"):
                 line = line[1:]
             try:
                 if open_unit is not None:
                     if line and not line.isspace():
+                        blanks = 0
+                        if keep:
+                            raw.append(line)
                         open_unit.append((number, line))
                         unit = _Unit(open_unit, source)
                         if _unclosed_brace(unit.text) is None:
@@ -1051,22 +1076,37 @@ class PBNReader:
                         continue
                     # An empty line ends the game even inside a comment: a brace left
                     # open cannot swallow the rest of the file.
+                    blanks += 1
                     numbered, open_unit = open_unit, None
                     raise _unterminated(numbered, source)
                 if not line or line.isspace():
-                    if skipping:
-                        skipping = False
+                    blanks += 1
+                    if in_head:
+                        self.head.append(line)
+                    if failure is not None:
+                        self._skipped(*failure, raw)
+                        failure = None
+                        raw = []
                     elif builder is not None:
-                        game = self._finish(builder)
-                        builder = None
+                        done, builder = builder, None
+                        game = self._finish(done)
+                        raw = []
                         if game is not None:
                             yield game
                     continue
-                if skipping:
+                blanks = 0
+                if failure is not None:
+                    if len(raw) < _RAW_LIMIT:
+                        raw.append(line)
                     continue
                 if line[0] == "%":
                     self.directives.append(line)
+                    if in_head:
+                        self.head.append(line)
                     continue
+                in_head = False
+                if keep:
+                    raw.append(line)
                 if builder is None:
                     builder = _Builder(number)
                 m = _TAG_LINE.match(line)
@@ -1085,27 +1125,39 @@ class PBNReader:
                 else:
                     _apply_unit(builder, _Unit([(number, line)], source))
             except PBNError as err:
-                self._fail(err)
+                if self.strict:
+                    raise err
                 builder = None
-                self._preamble = []
-                skipping = bool(line) and not line.isspace()
+                preamble, self._preamble = self._preamble, []
+                if line and not line.isspace():
+                    failure = (err, preamble)  # reported at the end of the bad game
+                else:  # the empty line that ends the game found the error
+                    self._skipped(err, preamble, raw)
+                    raw = []
         try:
             if open_unit is not None:
                 raise _unterminated(open_unit, source)
-            if builder is not None and not skipping:
+            if builder is not None and failure is None:
                 game = self._finish(builder)
                 if game is not None:
                     yield game
         except PBNError as err:
-            self._fail(err)
+            if self.strict:
+                raise err
+            failure = (err, self._preamble)
+            self._preamble = []
+        if failure is not None:
+            self._skipped(*failure, raw)
+        self.blank_lines_at_end = blanks
         self.epilogue.extend(self._preamble)
         self._preamble = []
         if self._closing is not None and hasattr(self._closing, "close"):
             self._closing.close()
 
-    def _fail(self, err: PBNError) -> None:
-        if self.strict:
-            raise err
+    def _skipped(self, err: PBNError, preamble: list[str], raw: list[str]) -> None:
+        """A bad game skipped in lenient mode: record its error, with the game's text."""
+        if raw and len(raw) < _RAW_LIMIT:
+            err.raw = "".join(block + "\n\n" for block in preamble) + "\n".join(raw) + "\n"
         self.errors.append(err)
         if self.on_error is not None:
             self.on_error(err)
@@ -1172,7 +1224,8 @@ def load(fp: Iterable[str], *, strict: bool = True, source: str | None = None,
 
     :param fp: an open text file, or any iterable of lines; read lazily, line by line.
     :param strict: if true (the default) the first bad game raises; if false it is
-        skipped, its error appended to ``reader.errors`` and passed to ``on_error``.
+        skipped, its error (with the game's text as ``raw``) appended to
+        ``reader.errors`` and passed to ``on_error``.
     :param source: the name used in error messages (default: ``fp.name`` if any).
     :param validate: check the typed tags (Deal, Play...) of each game while reading
         (see :meth:`Game.validate`); if false only the syntax is checked on reading.

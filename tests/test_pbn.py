@@ -548,6 +548,50 @@ def test_lenient_mode_reports_a_bad_last_game_without_a_final_blank_line():
     assert [e.line for e in reader.errors] == [4]
 
 
+def test_lenient_mode_keeps_the_text_of_each_skipped_game_as_it_was():
+    bad_syntax = '{about board 2}\n\n[Event "#"]\n[Board "2"\n[Dealer  "N"] ; odd spacing\n'
+    bad_deal = '[Board "3"] [Dealer "E"]\n[Deal "N:AKQ... J... - -"]\n'
+    open_brace = '[Board "4"]\n{ open\n[Note "inside"]\n'
+    bad_last = '[Board "6"]\n[Deal "N:x - - -"]\n'
+    text = ('% PBN 2.1\n[Event "E1"]\n[Board "1"]\n\n' + bad_syntax + '\n' + bad_deal
+            + '\n' + open_brace + '\n[Board "5"]\n\n' + bad_last)
+    reader = loads(text, strict=False)
+    assert [g.board for g in reader] == [1, 5]
+    assert [e.raw for e in reader.errors] == [bad_syntax, bad_deal, open_brace, bad_last]
+    # Writing the good games and the raw text of the bad ones in order gives the file back.
+    with_raw = loads(text, strict=False)
+    pieces = []
+    with_raw.on_error = lambda err: pieces.append(err.raw)
+    for game in with_raw:
+        pieces.append(game.to_pbn())
+    assert "% PBN 2.1\n" + "\n".join(pieces) == text
+
+
+def test_strict_mode_errors_carry_no_raw_text():
+    with pytest.raises(PBNError) as caught:
+        list(loads('[Board "1"\n'))
+    assert caught.value.raw is None
+
+
+def test_a_skipped_game_too_long_to_keep_has_no_raw_text(monkeypatch):
+    monkeypatch.setattr(pbn_module, "_RAW_LIMIT", 5)
+    text = '[Board "1"\n' + '[Note "n"]\n' * 10 + '\n[Board "2"]\n'
+    reader = loads(text, strict=False)
+    assert [g.board for g in reader] == [2]
+    assert [e.raw for e in reader.errors] == [None]
+
+
+def test_reader_keeps_the_head_of_the_file_and_the_empty_lines_that_end_it():
+    reader = loads('% PBN 2.1\n% EXPORT\n\n{about the file}\n\n[Board "1"]\n% later\n\n\n')
+    assert [g.board for g in reader] == [1]
+    assert reader.head == ["% PBN 2.1", "% EXPORT", ""]
+    assert reader.directives == ["% PBN 2.1", "% EXPORT", "% later"]
+    assert reader.blank_lines_at_end == 2
+    reader = loads('[Board "1"]')
+    list(reader)
+    assert (reader.head, reader.blank_lines_at_end) == ([], 0)
+
+
 # ---------------------------------------------------------------------------
 # Streaming
 # ---------------------------------------------------------------------------
