@@ -653,9 +653,17 @@ class Game:
             twice, a card after a trick that was not finished, a gap inside a trick, or
             a play of more than one trick without a known contract.
         """
+        return [card for card, _ in self._cached("play", self._parse_play)]
+
+    def play_with_lines(self) -> list[tuple[Card, int | None]]:
+        """The cards of :attr:`play`, each with the file line it stands on (None for a
+        game made in code), so that a problem with a card can be reported on its line.
+
+        :raises PBNError: as :attr:`play` does.
+        """
         return list(self._cached("play", self._parse_play))
 
-    def _parse_play(self) -> tuple[Card, ...]:
+    def _parse_play(self) -> tuple[tuple[Card, int | None], ...]:
         tag = self.get("Play")
         if tag is None:
             return ()
@@ -676,7 +684,7 @@ class Game:
         if first is None:
             raise self._error(tag, "the Play section needs the opening leader as the tag value")
 
-        played: list[Card] = []
+        played: list[tuple[Card, int | None]] = []
         seen: set[Card] = set()
         leader = first
         ended_at: int | None = None  # section line of the first missing card
@@ -686,6 +694,7 @@ class Game:
             # The row is in seat order from ``first``; the trick is in order from ``leader``.
             trick = [row[(leader - first + i) & 3] for i in range(4)]
             cards: list[Card] = []
+            lines: list[int | None] = []
             for card, index in trick:
                 if card is None:
                     if ended_at is None:
@@ -698,7 +707,8 @@ class Game:
                     raise self._error(tag, f"{card} is played twice", index)
                 seen.add(card)
                 cards.append(card)
-            played.extend(cards)
+                lines.append(tag._section_line(index))
+            played.extend(zip(cards, lines))
             if len(cards) == 4 and any(card for card, _ in cells[start + 4:]):
                 strain = self._strain()
                 if strain is None:

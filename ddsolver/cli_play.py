@@ -60,7 +60,7 @@ def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
     play_tag = game.get("Play")
     if play_tag is None:
         return None
-    cards = game.play  # PBNError with its line for a malformed Play section
+    cards = game.play_with_lines()  # PBNError with its line for a malformed Play section
     if not cards:
         return None
     line = play_tag.line
@@ -83,12 +83,16 @@ def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
                        f"{declarer.letter}'s left-hand opponent is {declarer.lho.letter}",
                        line=line, source=source)
     contract = Contract.parse(text + declarer.letter)
-    try:
-        # The rules are checked here, while reading, so that a bad play is reported in
-        # file order among the other reading errors.
-        Position(deal, contract.strain, leader, cards)
-    except CardgamesError as err:
-        raise PBNError(f"{label}{err}", line=line, source=source) from None
+    # The rules are checked here, while reading, so that a bad play is reported in file
+    # order among the other reading errors, on the line of the card that breaks them.
+    position = Position(deal, contract.strain, leader)
+    for i, (card, card_line) in enumerate(cards):
+        try:
+            position.play(card)
+        except CardgamesError as err:
+            raise PBNError(f"{label}card {i + 1} of the play (trick {i // 4 + 1}): {err}",
+                           line=card_line if card_line is not None else line,
+                           source=source) from None
     return PlayedBoard(source, line, game.board, contract, game)
 
 
@@ -400,6 +404,8 @@ Each board with a Contract, a Declarer and a Play section is followed card by ca
 DD column is declarer's side's double-dummy tricks (tricks won so far included) after
 each trick, and a card marked ? cost its side tricks; the list under the tricks says who
 played it and how many tricks it cost.  Boards without played cards are passed over.
+A record that breaks the rules (a card not held, a revoke) is reported on stderr as
+FILE:LINE: reason, the line of the card that breaks them, and skipped (exit status 1).
 In JSON every card carries "dd" (the same number after that card) and, when it cost
 tricks, "cost".
 """

@@ -130,10 +130,27 @@ def test_play_reports_bad_records_with_file_and_line_and_goes_on(tmp_path, capsy
     assert [r["board"] for r in json.loads(out)] == [5]
     lines = err.strip().splitlines()
     assert len(lines) == 4 and "Traceback" not in err
-    assert lines[0].startswith(f"{path}:5: board 1: ") and "DK" in lines[0]
+    # The line of the card that breaks the rules (the row after the Play tag).
+    assert lines[0].startswith(f"{path}:6: board 1: card 4 of the play (trick 1): E cannot "
+                               "play DK: must follow suit to CA")
     assert lines[1].startswith(f"{path}:12: board 2: ") and "Contract" in lines[1]
     assert lines[2].startswith(f"{path}:19: board 3: ") and "opening lead" in lines[2]
     assert lines[3].startswith(f"{path}:27:") and "'ZZ' is not a card" in lines[3]
+
+
+def test_play_reports_an_illegal_card_on_its_own_line(tmp_path, capsys):
+    # Trick 1: CA S3 S2 CK, won by South's ace.  Trick 2: South leads S4 and West, who
+    # holds SK, discards HQ: a revoke, on the second row of the Play section.
+    revoke = ending_game(1, ["CA", "S3", "S2", "CK", "S4", "HQ"])
+    not_held = ending_game(2, ["CA", "S3", "S2", "CK", "S4", "DK"])  # East holds DK
+    path = write(tmp_path, revoke, not_held)
+    status, out, err = run(capsys, "play", path, "-q")
+    assert status == 1 and out == ""
+    assert err.splitlines() == [
+        f"{path}:7: board 1: card 6 of the play (trick 2): W cannot play HQ: must follow "
+        "suit to S4 (S held)",
+        f"{path}:15: board 2: card 6 of the play (trick 2): W to play cannot play DK: it is "
+        "held by E"]
 
 
 def test_play_mentions_a_result_tag_that_disagrees(tmp_path, capsys):

@@ -414,6 +414,14 @@ def test_play_ignores_annotations_notes_comments_and_stops_at_asterisk():
     assert game.play == cards("SA S2 S3 S4")
 
 
+def test_play_with_lines_gives_the_file_line_of_every_card():
+    # Lines: Contract 1, Play 2, then the rows; the first row is written over two lines.
+    game = one('[Contract "3NT"]\n[Play "N"]\nSA S2\nS3 S4\n{a comment}\nSK S5 S6 S7\n')
+    assert game.play_with_lines() == list(zip(cards("SA S2 S3 S4 SK S5 S6 S7"),
+                                              [3, 3, 4, 4, 6, 6, 6, 6]))
+    assert [card for card, _ in game.play_with_lines()] == game.play
+
+
 def test_play_accepts_tricks_not_split_by_lines():
     game = one('[Contract "3NT"]\n[Play "N"]\nSA S2 S3 S4 SK\nS5 S6 S7\n')
     assert game.play == cards("SA S2 S3 S4 SK S5 S6 S7")
