@@ -76,7 +76,9 @@ class Board:
     """One game of an input file, with what the solver needs from it.
 
     ``deal`` is None only for a game kept so it can be written back (``--format pbn``)
-    although it cannot be solved; such a game has been reported already.
+    although it cannot be solved; such a game has been reported already.  A game that
+    could not be read at all has ``game`` None too, and ``raw`` its text as it stood in
+    the file (None if it was too long to keep).
     """
 
     source: str
@@ -86,6 +88,7 @@ class Board:
     vulnerable: Vulnerability | None  # Vulnerable tag, else by board number
     deal: Deal | None
     game: pbn.Game | None = None
+    raw: str | None = None
 
 
 def _where(source: str, line: int | None) -> str:
@@ -118,7 +121,8 @@ def _board(game: pbn.Game, source: str) -> Board:
 
 class _Inputs:
     """The games of the input files, read lazily; what the PBN writer needs to copy the
-    files' directives (``% PBN 2.1``...) and closing comments is kept per file."""
+    files' layout (directives such as ``% PBN 2.1``, the empty lines around them, the
+    closing comments) is kept per file."""
 
     def __init__(self, paths: Iterable[str], report: Callable[[str], None], *,
                  keep_unsolvable: bool = False):
@@ -127,25 +131,58 @@ class _Inputs:
         self.keep_unsolvable = keep_unsolvable
         self.directives: dict[str, list[str]] = {}
         self.epilogues: dict[str, list[str]] = {}
+        self.heads: dict[str, list[str]] = {}
+        self._readers: dict[str, pbn.PBNReader] = {}
 
-    def games(self) -> Iterator[tuple[str, pbn.Game]]:
-        """Every game that reads, with its file; syntax errors are reported and skipped."""
+    def blank_lines_at_end(self, path: str) -> int:
+        """How many empty lines end the file (1, the usual layout, if it was not read)."""
+        reader = self._readers.get(path)
+        return 1 if reader is None else reader.blank_lines_at_end
+
+    def games(self, *, with_errors: bool = False
+              ) -> Iterator[tuple[str, pbn.Game | PBNError]]:
+        """Every game that reads, with its file; syntax errors are reported and skipped,
+        or with ``with_errors`` passed on in their place in the file (the error's ``raw``
+        is the game's text)."""
         for path in self.paths:
+            skipped: list[PBNError] = []
+
             def on_error(err: PBNError) -> None:
-                self.report(str(err))
+                message = str(err)
+                if self.keep_unsolvable and err.raw is None:
+                    message += " (no empty line ends this game: too long to copy, left out)"
+                self.report(message)
+                skipped.append(err)
+
             # validate=False: each command checks only the tags it needs, so a malformed
             # Auction does not cost a board its table.
             with pbn.load_path(path, strict=False, validate=False, on_error=on_error) as reader:
                 self.directives[path] = reader.directives
                 self.epilogues[path] = reader.epilogue
-                for game in reader:
+                self.heads[path] = reader.head
+                self._readers[path] = reader
+                games = iter(reader)
+                while True:
+                    game = next(games, None)
+                    # The errors of the games before this one (or before the end).
+                    bad, skipped[:] = list(skipped), []
+                    reader.errors.clear()  # they are ours now: memory stays flat
+                    if with_errors:
+                        for err in bad:
+                            yield path, err
+                    if game is None:
+                        break
                     yield path, game
 
     def boards(self) -> Iterator[Board]:
         """The solvable boards, in order; every other game is reported (as
         ``FILE:LINE: reason``) and skipped, or with ``keep_unsolvable`` passed on with
-        ``deal`` None so that it can be written back."""
-        for path, game in self.games():
+        ``deal`` None so that it can be written back: a game that did not read at all
+        with ``game`` None and its text as ``raw``."""
+        for path, game in self.games(with_errors=self.keep_unsolvable):
+            if isinstance(game, PBNError):
+                yield Board(path, game.line, None, None, None, None, None, raw=game.raw)
+                continue
             try:
                 yield _board(game, path)
             except CardgamesError as err:
@@ -390,21 +427,42 @@ class _PbnWriter(_Writer):
     """The input games written back, with ``OptimumResultTable`` (every solved board),
     ``OptimumScore`` and ``ParContract`` (full deals whose par is known) added, or
     replaced where the game had them.  Everything else is kept as read: the other tags,
-    their sections and comments, the comments between games, the directives of the first
-    input file and each file's closing comments.  ``#`` inheritance is written resolved.
-    A game that does not read at all (a syntax error) cannot be written back; it is
-    reported, as it is with every format."""
+    their sections and comments, the comments between games, the top of the first input
+    file (its directives and the empty lines around them), each file's closing comments
+    and the empty lines that end the last one.  ``#`` inheritance is written resolved.
+    A game that cannot be solved is written back without the new tags, and one that
+    does not read at all (a syntax error) exactly as it stood in the file; both are
+    reported, as they are with every format."""
 
     keeps_unsolvable = True
 
     def begin(self) -> None:
         self.source: str | None = None
         self.started = False
+        self.gap = False  # something was written after which an empty line is due
+        self.last: str | None = None  # the file of the last thing written
+
+    def _put(self, text: str, source: str) -> None:
+        """Write a game or a block of comments (``text`` ends with a newline), after the
+        empty line that separates it from what came before."""
+        if self.gap:
+            self.out.write("\n")
+        self.out.write(text)
+        self.gap = True
+        self.last = source
 
     def _start(self, source: str) -> None:
-        directives = self.inputs.directives.get(source) or list(pbn.DEFAULT_DIRECTIVES)
-        for directive in directives:
-            self.out.write(directive + "\n")
+        # The top of the file as it was: its directives and empty lines; directives met
+        # later in the first game go after the others.
+        lines = list(self.inputs.heads.get(source) or [])
+        directives = self.inputs.directives.get(source) or []
+        at_top = [i for i, line in enumerate(lines) if line.startswith("%")]
+        later = directives[len(at_top):]
+        if not at_top:
+            lines[:0] = later or list(pbn.DEFAULT_DIRECTIVES)
+        elif later:
+            lines[at_top[-1] + 1:at_top[-1] + 1] = later
+        self.out.write("".join(line + "\n" for line in lines))
         self.started = True
 
     def _close_through(self, stop: int) -> None:
@@ -415,17 +473,20 @@ class _PbnWriter(_Writer):
         for path in paths[start:stop]:
             blocks = self.inputs.epilogues.get(path) or []
             if blocks:
-                self.out.write("\n\n".join(blocks) + "\n")
+                self._put("\n\n".join(blocks) + "\n", path)
 
     def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
-        game = board.game
-        assert game is not None
         if not self.started:
             self._start(board.source)
             self.source = self.inputs.paths[0]
         if board.source != self.source:
             self._close_through(self.inputs.paths.index(board.source))
             self.source = board.source
+        game = board.game
+        if game is None:  # did not read: its text as it was (reported already)
+            if board.raw is not None:
+                self._put(board.raw, board.source)
+            return
         if table is not None:
             # Appended in this order where absent: the two one-line tags, then the table.
             if par is not None:
@@ -433,12 +494,14 @@ class _PbnWriter(_Writer):
                 game.set_tag("ParContract", par_contract_tag(par))
             game.set_section("OptimumResultTable", RESULT_TABLE_HEADER,
                              result_table_lines(table))
-        self.out.write(game.to_pbn() + "\n")
+        self._put(game.to_pbn(), board.source)
 
     def end(self) -> None:
         if not self.started:  # no game at all: the directives and comments still go out
             self._start(self.inputs.paths[0] if self.inputs.paths else "")
         self._close_through(len(self.inputs.paths))
+        if self.last is not None:  # end as the file of the last game or comments ended
+            self.out.write("\n" * self.inputs.blank_lines_at_end(self.last))
 
 
 _WRITERS: dict[str, type[_Writer]] = {"text": _TextWriter, "csv": _CsvWriter,
@@ -678,7 +741,8 @@ examples:
 Par is worked out for every full deal from its Dealer and Vulnerable tags (or, without
 them, from the board number).  --format pbn writes the input back with the standard
 OptimumResultTable, OptimumScore ("NS 620", "EW 100") and ParContract tags added; other
-tags, sections and comments are kept.
+tags, sections, comments and the layout of the file are kept, and a game that cannot be
+read or solved is written back as it was, without the new tags.
 
 With --db FILE every table is saved in FILE as soon as it is solved, and deals already
 in FILE are not solved again: after Ctrl-C (exit status 130), SIGTERM (143) or a crash,

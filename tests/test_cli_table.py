@@ -52,6 +52,19 @@ def result_table(game: pbn.Game) -> DDTable:
     return DDTable.from_dict(table)
 
 
+def without_dd_tags(text: str) -> str:
+    """``text`` with the tags ``table --format pbn`` adds (and their sections) taken out."""
+    kept = []
+    in_table = False
+    for line in text.splitlines(keepends=True):
+        if in_table and line.strip() and line[0] not in "[{;%":
+            continue  # a row of an OptimumResultTable
+        in_table = line.startswith("[OptimumResultTable ")
+        if not in_table and not line.startswith(("[OptimumScore ", "[ParContract ")):
+            kept.append(line)
+    return "".join(kept)
+
+
 def session_subset(tmp_path: Path, boards: int) -> Path:
     with pbn.load_path(SESSION) as reader:
         games = list(reader)[:boards]
@@ -124,6 +137,49 @@ def test_pbn_output_writes_back_a_game_it_cannot_solve(tmp_path, capsys):
     assert "OptimumResultTable" not in games[0]
     assert result_table(games[1]) == dd_table(ENDING)
     assert reader.epilogue == ["{closing words}"]
+
+
+@pytest.mark.parametrize("name", ["problems.pbn", "played.pbn"])
+def test_pbn_output_keeps_the_layout_of_the_input(name, tmp_path, capsys):
+    # data/played.pbn is long to solve: its first three games stand for it.
+    text = (DATA / name).read_text()
+    if name == "played.pbn":
+        text = "\n\n".join(text.split("\n\n")[:3]) + "\n\n"
+    path = tmp_path / name
+    path.write_text(text)
+    status, out, err = run(capsys, "table", path, "--format", "pbn", "-q")
+    assert (status, err) == (0, "")
+    # Every line as it was, the empty line after the header comment of problems.pbn and
+    # the end of the file included; only the tags the command adds are new.
+    assert without_dd_tags(out) == without_dd_tags(text)
+    assert out.count("[OptimumResultTable") == len(list(pbn.loads(text)))
+
+
+def test_pbn_output_writes_a_game_that_does_not_read_back_exactly_as_it_was(tmp_path, capsys):
+    bad_syntax = ('{board 2 as it came from the scorer}\n\n'
+                  '[Board "2"\n[Dealer "E"]\n[Deal "#"]\n[Note  "odd spacing"]\n')
+    unclosed_comment = '[Board "4"]\n{ never closed\n[Deal "' + ENDING + '"]\n'
+    text = ('% PBN 2.1\n\n'
+            f'[Board "1"]\n[Deal "{ENDING}"]\n\n'
+            + bad_syntax + '\n'
+            f'[Board "3"]\n[Deal "{ENDING}"]\n\n'
+            + unclosed_comment + '\n'
+            f'[Board "5"]\n[Deal "{ENDING}"]\n')
+    path = tmp_path / "bad.pbn"
+    path.write_text(text)
+    status, out, err = run(capsys, "table", path, "--format", "pbn", "-q")
+    assert status == 1
+    assert err.splitlines() == [
+        f"{path}:8: unclosed tag Board: ']' missing: '[Board \"2\"'",
+        f"{path}:17: unterminated '{{' comment (no '}}' before the end of the game): "
+        "'{ never closed'"]
+    # The bad games are in their place, as they were, without the new tags.
+    assert without_dd_tags(out) == text
+    assert bad_syntax in out and unclosed_comment in out
+    assert out.count("[OptimumResultTable") == 3
+    reader = pbn.loads(out, strict=False)
+    assert [g.board for g in reader] == [1, 3, 5]
+    assert [e.raw for e in reader.errors] == [bad_syntax, unclosed_comment]
 
 
 def test_pbn_output_replaces_stale_tags(tmp_path, capsys):
