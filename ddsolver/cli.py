@@ -12,10 +12,11 @@
 * ``ddsolver solve DEAL --strain S --declarer N``: one deal given on the command line.
 
 Exit status: 0 when everything went well, 1 when some boards could not be read or solved
-(each one is reported on stderr as ``FILE:LINE: reason`` and the run goes on), 2 for a
-usage error (a bad option, an input file that cannot be read, a malformed deal on the
-command line), 130 when interrupted (Ctrl-C), 143 when stopped by SIGTERM.  User errors are reported in one plain
-line, never with a traceback.
+(each one is reported on stderr as ``FILE:LINE: reason`` and the run goes on) or when
+a board's output is incomplete (a bad Dealer or Vulnerable tag: the table without par,
+reported the same way), 2 for a usage error (a bad option, an input file that cannot be
+read, a malformed deal on the command line), 130 when interrupted (Ctrl-C), 143 when
+stopped by SIGTERM.  User errors are reported in one plain line, never with a traceback.
 
 Large files stream: boards are read a chunk at a time, solved on ``--jobs`` threads (one
 solver each), and written in board order as they finish, so memory does not grow with
@@ -78,7 +79,9 @@ class Board:
     ``deal`` is None only for a game kept so it can be written back (``--format pbn``)
     although it cannot be solved; such a game has been reported already.  A game that
     could not be read at all has ``game`` None too, and ``raw`` its text as it stood in
-    the file (None if it was too long to keep).
+    the file (None if it was too long to keep).  ``warnings`` are the problems that leave
+    the board's output incomplete (a bad Dealer or Vulnerable tag: no par), each as
+    ``FILE:LINE: reason``.
     """
 
     source: str
@@ -89,6 +92,7 @@ class Board:
     deal: Deal | None
     game: pbn.Game | None = None
     raw: str | None = None
+    warnings: tuple[str, ...] = ()
 
 
 def _where(source: str, line: int | None) -> str:
@@ -110,29 +114,56 @@ def _board(game: pbn.Game, source: str) -> Board:
     except CardgamesError as err:
         raise PBNError(f"{label}cannot solve an incomplete deal: {err}", line=line,
                        source=source) from None
-    dealer = game.dealer
-    vul_text = game.vulnerable
+    # Only par needs the dealer and the vulnerability: a bad tag costs the board its par,
+    # not its table.
+    warnings: list[str] = []
+
+    def tag_value(read: Callable[[], Any], what: str) -> tuple[Any, bool]:
+        try:
+            return read(), True
+        except PBNError as err:
+            warnings.append(f"{_where(source, err.line if err.line is not None else game.line)}"
+                            f": {label}{err.message}; par is left out (it needs the {what})")
+            return None, False
+
+    dealer, dealer_ok = tag_value(lambda: game.dealer, "dealer")
+    vul_text, vul_ok = tag_value(lambda: game.vulnerable, "vulnerability")
     vulnerable = Vulnerability.parse(vul_text) if vul_text is not None else None
     if number is not None and number >= 1:
-        dealer = dealer if dealer is not None else board_dealer(number)
-        vulnerable = vulnerable if vulnerable is not None else board_vulnerability(number)
-    return Board(source, game.line, number, dealer, vulnerable, deal, game)
+        if dealer is None and dealer_ok:
+            dealer = board_dealer(number)
+        if vulnerable is None and vul_ok:
+            vulnerable = board_vulnerability(number)
+    return Board(source, game.line, number, dealer, vulnerable, deal, game,
+                 warnings=tuple(warnings))
 
 
 class _Inputs:
     """The games of the input files, read lazily; what the PBN writer needs to copy the
     files' layout (directives such as ``% PBN 2.1``, the empty lines around them, the
-    closing comments) is kept per file."""
+    closing comments) is kept per file.
+
+    ``report`` gets every board that could not be read or solved; ``warn`` (by default
+    ``report``) every problem that leaves an output incomplete without losing a board
+    (a bad Dealer tag: no par).  :attr:`warnings` counts the warnings.
+    """
 
     def __init__(self, paths: Iterable[str], report: Callable[[str], None], *,
-                 keep_unsolvable: bool = False):
+                 keep_unsolvable: bool = False, warn: Callable[[str], None] | None = None):
         self.paths = list(paths)
         self.report = report
+        self._warn = warn or report
         self.keep_unsolvable = keep_unsolvable
         self.directives: dict[str, list[str]] = {}
         self.epilogues: dict[str, list[str]] = {}
         self.heads: dict[str, list[str]] = {}
         self._readers: dict[str, pbn.PBNReader] = {}
+        self.warnings = 0        # warnings given (each leaves some output incomplete)
+        self.without_par = 0     # boards solved but left without par by a bad tag
+
+    def warn(self, message: str) -> None:
+        self.warnings += 1
+        self._warn(message)
 
     def blank_lines_at_end(self, path: str) -> int:
         """How many empty lines end the file (1, the usual layout, if it was not read)."""
@@ -184,12 +215,18 @@ class _Inputs:
                 yield Board(path, game.line, None, None, None, None, None, raw=game.raw)
                 continue
             try:
-                yield _board(game, path)
+                board = _board(game, path)
             except CardgamesError as err:
                 self.report(str(err) if isinstance(err, PBNError)
                             else f"{_where(path, game.line)}: {err}")
                 if self.keep_unsolvable:
                     yield Board(path, game.line, None, None, None, None, game)
+                continue
+            if board.warnings:
+                self.without_par += 1
+                for message in board.warnings:
+                    self.warn(message)
+            yield board
 
 
 def _count_deals(paths: Iterable[str]) -> int:
@@ -611,7 +648,8 @@ def add_batch_options(parser: argparse.ArgumentParser, *, store: str = "tables")
 
 
 def summary_line(what: str, done: int, elapsed: float, failed: int,
-                 stored: int = 0, store: ResultStore | None = None) -> str:
+                 stored: int = 0, store: ResultStore | None = None, *,
+                 without_par: int = 0) -> str:
     rate = done / elapsed if elapsed > 0 else 0.0
     text = (f"{PROG}: {done} board{'s' * (done != 1)} {what} in {elapsed:.1f} s "
             f"({rate:.2f} boards/s)")
@@ -619,6 +657,8 @@ def summary_line(what: str, done: int, elapsed: float, failed: int,
         text += f"; {stored} from {store.path}, {done - stored} solved now"
     if failed:
         text += f"; {failed} could not be {what} (reported above)"
+    if without_par:
+        text += f"; {without_par} without par (reported above)"
     return text
 
 
@@ -651,8 +691,11 @@ def run_table(args: argparse.Namespace) -> int:
         failed += 1
         progress.write(message, file=sys.stderr)
 
+    def warn(message: str) -> None:
+        progress.write(message, file=sys.stderr)
+
     writer_class = _WRITERS[args.format]
-    inputs = _Inputs(args.files, report,
+    inputs = _Inputs(args.files, report, warn=warn,
                      keep_unsolvable=getattr(writer_class, "keeps_unsolvable", False))
     writer = writer_class(out, inputs)
     try:
@@ -682,8 +725,8 @@ def run_table(args: argparse.Namespace) -> int:
 
     if not args.quiet:
         print(summary_line("solved", done, time.perf_counter() - started, failed, stored,
-                           store), file=sys.stderr)
-    return 1 if failed else 0
+                           store, without_par=inputs.without_par), file=sys.stderr)
+    return 1 if failed or inputs.warnings else 0
 
 
 # ---------------------------------------------------------------------------
@@ -750,8 +793,9 @@ the same command with --resume goes on where the run stopped and writes the whol
 output again.
 
 Boards that cannot be read or solved are reported on stderr as FILE:LINE: reason and
-skipped; the exit status is then 1.  The text format prints, for each board, declarer's
-tricks with declarers down and strains across.
+skipped; the exit status is then 1.  A bad Dealer or Vulnerable tag costs a board only
+its par (reported the same way, exit status 1).  The text format prints, for each
+board, declarer's tricks with declarers down and strains across.
 """
 
 _SOLVE_EXAMPLES = """\
@@ -777,7 +821,8 @@ examples:
       --strain NT --declarer S
 
 `ddsolver COMMAND --help` describes each command.  Exit status: 0 all went well, 1 some
-boards could not be read or solved (each reported as FILE:LINE: reason), 2 a usage error,
+boards could not be read or solved or came out incomplete (each reported as FILE:LINE:
+reason), 2 a usage error,
 130 interrupted by Ctrl-C, 143 stopped by SIGTERM (both save what was solved first).
 """
 

@@ -284,7 +284,10 @@ def run_report(args: argparse.Namespace) -> int:
         failed += 1
         progress.write(message, file=sys.stderr)
 
-    inputs = _Inputs(args.files, report)
+    def warn(message: str) -> None:
+        progress.write(message, file=sys.stderr)
+
+    inputs = _Inputs(args.files, report, warn=warn)
     subtitle = (f"{', '.join(args.files)} \u2014 double-dummy analysis by {PROG}, "
                 f"{time.strftime('%Y-%m-%d')}")
     writer = HtmlReport(out, title, subtitle)
@@ -314,10 +317,10 @@ def run_report(args: argparse.Namespace) -> int:
 
     if not args.quiet:
         print(summary_line("solved", done, time.perf_counter() - started, failed, stored,
-                           store), file=sys.stderr)
+                           store, without_par=inputs.without_par), file=sys.stderr)
         if args.html != "-":
             print(f"{PROG}: hand records written to {args.html}", file=sys.stderr)
-    return 1 if failed else 0
+    return 1 if failed or inputs.warnings else 0
 
 
 _EXAMPLES = """\

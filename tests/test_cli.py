@@ -239,6 +239,42 @@ def test_table_keeps_the_table_of_a_board_whose_play_section_is_bad(tmp_path, ca
     assert len(json.loads(out)) == 1
 
 
+# One suit each: solved at once, and a full deal, so par applies.
+SUITS = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+
+
+@pytest.mark.parametrize("tag, value, why", [
+    ("Dealer", "Q", "Dealer must be N, E, S or W, not 'Q'; par is left out (it needs the "
+                    "dealer)"),
+    ("Vulnerable", "Sometimes", "Vulnerable must be None, NS, EW or All, not 'Sometimes'; "
+                                "par is left out (it needs the vulnerability)"),
+])
+def test_table_keeps_the_table_of_a_board_with_a_bad_dealer_or_vulnerable_tag(
+        tmp_path, capsys, tag, value, why):
+    good = GOOD_GAME.format(n=1, deal=SUITS)
+    right = {"Dealer": "N", "Vulnerable": "None"}[tag]
+    bad = GOOD_GAME.format(n=2, deal=SUITS).replace(f'[{tag} "{right}"]', f'[{tag} "{value}"]')
+    assert f'[{tag} "{value}"]' in bad
+    path = write_games(tmp_path, good, bad)
+    status, out, err = run(capsys, "table", path, "--format", "json", "-q")
+    assert status == 1
+    # Game 2 starts on line 7 (line 1 is the directive): Dealer on 8, Vulnerable on 9.
+    line = 8 if tag == "Dealer" else 9
+    assert err == f"{path}:{line}: board 2: {why}\n"
+    first, second = json.loads(out)
+    assert first["dd"] == second["dd"] == dd_table(SUITS).to_dict()
+    assert first["par"] is not None and second["par"] is None
+    assert second[tag.lower()] is None
+    status, out, err = run(capsys, "table", path, "--format", "pbn", "-q")
+    assert status == 1 and err == f"{path}:{line}: board 2: {why}\n"
+    games = list(pbn.loads(out, validate=False))
+    assert [g.tag(tag) for g in games] == [right, value]
+    assert all("OptimumResultTable" in g for g in games)
+    assert ["OptimumScore" in g for g in games] == [True, False]
+    status, _, err = run(capsys, "table", path, "--format", "csv")
+    assert "1 without par (reported above)" in err and "could not be" not in err
+
+
 def test_table_missing_file_is_a_plain_usage_error(tmp_path, capsys):
     missing = tmp_path / "nowhere.pbn"
     status, out, err = run(capsys, "table", PROBLEMS, missing)
