@@ -12,11 +12,12 @@
 * ``ddsolver solve DEAL --strain S --declarer N``: one deal given on the command line.
 
 Exit status: 0 when everything went well, 1 when some boards could not be read or solved
-(each one is reported on stderr as ``FILE:LINE: reason`` and the run goes on) or when
-a board's output is incomplete (a bad Dealer or Vulnerable tag: the table without par,
-reported the same way), 2 for a usage error (a bad option, an input file that cannot be
-read, a malformed deal on the command line), 130 when interrupted (Ctrl-C), 143 when
-stopped by SIGTERM.  User errors are reported in one plain line, never with a traceback.
+(each one is reported on stderr as ``FILE:LINE: reason`` and the run goes on), when a
+board's output is incomplete (a bad Dealer or Vulnerable tag: the table without par,
+reported the same way) or when no input file holds any game (``FILE: no games``), 2 for
+a usage error (a bad option, an input file that cannot be read, a malformed deal on the
+command line), 130 when interrupted (Ctrl-C), 143 when stopped by SIGTERM.  User errors
+are reported in one plain line, never with a traceback.
 
 Large files stream: boards are read a chunk at a time, solved on ``--jobs`` threads (one
 solver each), and written in board order as they finish, so memory does not grow with
@@ -145,7 +146,8 @@ class _Inputs:
 
     ``report`` gets every board that could not be read or solved; ``warn`` (by default
     ``report``) every problem that leaves an output incomplete without losing a board
-    (a bad Dealer tag: no par).  :attr:`warnings` counts the warnings.
+    (a bad Dealer tag: no par), and, when no input file holds any game, one
+    ``FILE: no games`` line per file.  :attr:`warnings` counts the warnings.
     """
 
     def __init__(self, paths: Iterable[str], report: Callable[[str], None], *,
@@ -160,6 +162,7 @@ class _Inputs:
         self._readers: dict[str, pbn.PBNReader] = {}
         self.warnings = 0        # warnings given (each leaves some output incomplete)
         self.without_par = 0     # boards solved but left without par by a bad tag
+        self.no_games = False    # set when every file has been read and none held a game
 
     def warn(self, message: str) -> None:
         self.warnings += 1
@@ -174,7 +177,8 @@ class _Inputs:
               ) -> Iterator[tuple[str, pbn.Game | PBNError]]:
         """Every game that reads, with its file; syntax errors are reported and skipped,
         or with ``with_errors`` passed on in their place in the file (the error's ``raw``
-        is the game's text)."""
+        is the game's text).  When no file holds a game, says so for each file."""
+        held = 0  # games, good or bad, in all the files
         for path in self.paths:
             skipped: list[PBNError] = []
 
@@ -198,12 +202,18 @@ class _Inputs:
                     # The errors of the games before this one (or before the end).
                     bad, skipped[:] = list(skipped), []
                     reader.errors.clear()  # they are ours now: memory stays flat
+                    held += len(bad)
                     if with_errors:
                         for err in bad:
                             yield path, err
                     if game is None:
                         break
+                    held += 1
                     yield path, game
+        if held == 0:
+            self.no_games = True
+            for path in self.paths:
+                self.warn(f"{path}: no games")
 
     def boards(self) -> Iterator[Board]:
         """The solvable boards, in order; every other game is reported (as
@@ -794,8 +804,9 @@ output again.
 
 Boards that cannot be read or solved are reported on stderr as FILE:LINE: reason and
 skipped; the exit status is then 1.  A bad Dealer or Vulnerable tag costs a board only
-its par (reported the same way, exit status 1).  The text format prints, for each
-board, declarer's tricks with declarers down and strains across.
+its par (reported the same way, exit status 1).  Input files without any game are
+reported as FILE: no games (exit status 1).  The text format prints, for each board,
+declarer's tricks with declarers down and strains across.
 """
 
 _SOLVE_EXAMPLES = """\
@@ -822,7 +833,7 @@ examples:
 
 `ddsolver COMMAND --help` describes each command.  Exit status: 0 all went well, 1 some
 boards could not be read or solved or came out incomplete (each reported as FILE:LINE:
-reason), 2 a usage error,
+reason), or no input file held a game, 2 a usage error,
 130 interrupted by Ctrl-C, 143 stopped by SIGTERM (both save what was solved first).
 """
 

@@ -342,7 +342,10 @@ def run_play(args: argparse.Namespace) -> int:
         failed += 1
         progress.write(message, file=sys.stderr)
 
-    inputs = _Inputs(args.files, report)
+    def warn(message: str) -> None:
+        progress.write(message, file=sys.stderr)
+
+    inputs = _Inputs(args.files, report, warn=warn)
     writer = _FORMATS[args.format](out)
     try:
         writer.begin()
@@ -370,7 +373,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     if not args.quiet:
         elapsed = time.perf_counter() - started
-        if done == 0 and not failed:
+        if done == 0 and not failed and not inputs.no_games:
             print(f"{PROG}: no board has both a Contract and a Play section to analyse",
                   file=sys.stderr)
         else:
@@ -380,7 +383,7 @@ def run_play(args: argparse.Namespace) -> int:
             if failed:
                 text += f"; {failed} could not be analysed (reported above)"
             print(text, file=sys.stderr)
-    return 1 if failed else 0
+    return 1 if failed or inputs.warnings else 0
 
 
 def _count_tags(paths: list[str], start: bytes) -> int:

@@ -109,10 +109,11 @@ def test_table_json_parses_back_and_matches_the_reference_tables(capsys):
             assert dd[declarer][strain] == tricks
 
 
-def test_table_json_of_an_empty_file_is_an_empty_list(tmp_path, capsys):
+def test_table_json_of_a_file_without_games_is_an_empty_list_and_a_warning(tmp_path, capsys):
     path = write_games(tmp_path, "")
-    status, out, _ = run(capsys, "table", path, "--format", "json", "-q")
-    assert status == 0
+    status, out, err = run(capsys, "table", path, "--format", "json", "-q")
+    assert status == 1
+    assert err == f"{path}: no games\n"
     assert json.loads(out) == []
 
 
@@ -273,6 +274,34 @@ def test_table_keeps_the_table_of_a_board_with_a_bad_dealer_or_vulnerable_tag(
     assert ["OptimumScore" in g for g in games] == [True, False]
     status, _, err = run(capsys, "table", path, "--format", "csv")
     assert "1 without par (reported above)" in err and "could not be" not in err
+
+
+def test_every_batch_command_warns_when_no_file_holds_a_game(tmp_path, capsys):
+    empty = tmp_path / "empty.pbn"
+    empty.write_text("")
+    comments = tmp_path / "comments.pbn"
+    comments.write_text("% PBN 2.1\n{nothing here}\n")
+    for command in (["table"], ["table", "--format", "pbn"], ["report", "--html", "-"],
+                    ["play"]):
+        status, _, err = run(capsys, command[0], empty, comments, *command[1:], "-q")
+        assert (status, err.splitlines()) == (1, [f"{empty}: no games",
+                                                  f"{comments}: no games"]), command
+
+
+def test_a_file_without_games_is_fine_next_to_a_file_with_games(tmp_path, capsys):
+    empty = tmp_path / "empty.pbn"
+    empty.write_text("")
+    path = write_games(tmp_path, GOOD_GAME.format(n=1, deal=ENDING))
+    status, out, err = run(capsys, "table", empty, path, "-q")
+    assert (status, err) == (0, "")
+    assert "board 1" in out
+
+
+def test_a_file_of_bad_games_is_not_a_file_without_games(tmp_path, capsys):
+    path = write_games(tmp_path, '[Board "1"\n')
+    status, _, err = run(capsys, "table", path, "-q")
+    assert status == 1
+    assert err.splitlines() == [f"{path}:2: unclosed tag Board: ']' missing: '[Board \"1\"'"]
 
 
 def test_table_missing_file_is_a_plain_usage_error(tmp_path, capsys):

@@ -439,8 +439,9 @@ def test_pbn_output_keeps_the_comments_of_files_without_games(tmp_path, capsys):
     [game] = list(reader)
     assert result_table(game) == dd_table(ENDING)
     assert out.index("{the end}") > out.index("[OptimumResultTable")
-    status, out, _ = run(capsys, "table", only_comment, "--format", "pbn", "-q")
+    status, out, err = run(capsys, "table", only_comment, "--format", "pbn", "-q")
     assert out == "% PBN 2.1\n{a file with only a comment}\n"
+    assert (status, err) == (1, f"{only_comment}: no games\n")
 
 
 def test_a_store_that_fails_during_the_run_is_reported_plainly(tmp_path, capsys, monkeypatch):
