@@ -18,7 +18,7 @@ import html
 import os
 import sys
 import time
-from typing import TextIO
+from typing import Sequence, TextIO
 
 from cardgames.cards import Seat, Strain, Suit
 from cardgames.hands import Deal, Hand
@@ -88,6 +88,13 @@ h2.file{font-size:12pt;margin:4mm 0 2mm 0;grid-column:1/-1}
 .par b{font-weight:bold}
 .note{grid-column:1;grid-row:3;align-self:end;font-size:7.5pt;color:#666}
 footer.report{margin-top:5mm;font-size:8pt;color:#666}
+.problems{grid-column:1/-1;order:-1;border:1pt solid #c8102e;border-radius:2mm;
+ padding:2mm 3mm;font-size:9pt;break-inside:avoid;page-break-inside:avoid}
+.problems h2{font-size:10.5pt;margin:0 0 1mm 0;color:#c8102e}
+.problems p{margin:0 0 1mm 0}
+.problems ul{margin:0;padding-left:5mm}
+.problems li{font-family:"DejaVu Sans Mono",Consolas,monospace;font-size:8pt;
+ overflow-wrap:anywhere}
 @media screen and (max-width:880px){.boards{grid-template-columns:1fr}}
 @page{size:auto;margin:10mm}
 @media print{
@@ -234,7 +241,14 @@ class HtmlReport:
             f"{_table_html(table, deal.cards_per_hand)}</div>{_par_html(par)}</section>\n")
         self.count += 1
 
-    def end(self, failed: int) -> None:
+    def end(self, failed: int, problems: Sequence[str] = (), without_par: int = 0) -> None:
+        """Close the page.  ``problems`` are the messages reported on the way
+        (``FILE:LINE: reason``): the boards left out (``failed`` of them) and the ones shown
+        without par (``without_par``).  They are listed in a notice that the page shows
+        above the boards (it is written last, as the boards stream out, and placed first
+        by the grid's ``order``)."""
+        if problems:
+            self.out.write(_problems_html(failed, problems, without_par))
         note = (f"; {failed} board{'s' * (failed != 1)} could not be read or solved"
                 if failed else "")
         self.out.write(
@@ -243,6 +257,21 @@ class HtmlReport:
             "for the declarer named on the left of each row (bold: the contract makes); "
             "par from the board's dealer and vulnerability; numbers under the seats in the "
             f"compass are high-card points. Made by {PROG}.</footer>\n</body>\n</html>\n")
+
+
+def _problems_html(failed: int, problems: Sequence[str], without_par: int) -> str:
+    said = []
+    if failed:
+        said.append(f"{failed} board{'s' * (failed != 1)} could not be read or solved and "
+                    f"{'are' if failed != 1 else 'is'} left out")
+    if without_par:
+        said.append(f"{without_par} board{'s' * (without_par != 1)} "
+                    f"{'are' if without_par != 1 else 'is'} shown without par")
+    summary = "; ".join(said) or "the input has problems"
+    items = "".join(f"<li>{_esc(message)}</li>" for message in problems)
+    return (f'<aside class="problems" role="note"><h2>Not everything is shown</h2>'
+            f"<p>{_esc(summary[0].upper() + summary[1:])}. The reasons, as file:line: "
+            f"reason:</p><ul>{items}</ul></aside>\n")
 
 
 def _title(args: argparse.Namespace) -> str:
@@ -279,12 +308,16 @@ def run_report(args: argparse.Namespace) -> int:
     from .cli import _count_deals
     progress = progress_bar(_count_deals(args.files) if show_progress else None, show_progress)
 
+    problems: list[str] = []  # every message, for the notice on the page
+
     def report(message: str) -> None:
         nonlocal failed
         failed += 1
+        problems.append(message)
         progress.write(message, file=sys.stderr)
 
     def warn(message: str) -> None:
+        problems.append(message)
         progress.write(message, file=sys.stderr)
 
     inputs = _Inputs(args.files, report, warn=warn)
@@ -300,7 +333,7 @@ def run_report(args: argparse.Namespace) -> int:
             stored += item.stored
             progress.update(1)
             out.flush()
-        writer.end(failed)
+        writer.end(failed, problems, inputs.without_par)
         out.flush()
     except KeyboardInterrupt:
         progress.close()
@@ -335,6 +368,10 @@ board number, dealer and vulnerability (shaded seats in the compass are vulnerab
 dealer is underlined), high-card points, the double-dummy table (declarer's tricks, the
 contracts that make in bold) and par.  --db shares its results store with `ddsolver
 table`, so boards tabled once are not solved again for the report.
+
+Boards that cannot be read or solved are reported on stderr as FILE:LINE: reason and
+left out (exit status 1); the page lists them, with the reasons, above the boards.  A
+bad Dealer or Vulnerable tag costs a board only its par (listed the same way).
 """
 
 

@@ -3,6 +3,8 @@ against the deals, the facade's tables and par."""
 
 from __future__ import annotations
 
+import html
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -206,6 +208,35 @@ def test_report_skips_a_bad_board_and_says_so(tmp_path, capsys):
     assert "1 board could not be read or solved" in text
 
 
+def test_report_page_says_which_boards_are_left_out_or_incomplete_and_why(tmp_path, capsys):
+    suits = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    path = tmp_path / "bad.pbn"
+    path.write_text(f'[Board "1"]\n[Deal "{ENDING}"]\n\n'
+                    f'[Board "2"\n[Deal "{ENDING}"]\n\n'            # line 4: no ']'
+                    f'[Board "3"]\n[Dealer "Q"]\n[Deal "{suits}"]\n\n'  # line 8: bad dealer
+                    f'[Board "4"]\n[Deal "{ENDING.replace("KQ", "KX")}"]\n\n'  # line 12
+                    f'[Board "5"]\n[Deal "{ENDING}"]\n')
+    target = tmp_path / "bad.html"
+    status, _, err = run(capsys, "report", path, "--html", target, "-q")
+    assert status == 1
+    messages = err.splitlines()
+    assert [m.split(": ")[0] for m in messages] == [f"{path}:4", f"{path}:8", f"{path}:12"]
+    assert "Dealer must be N, E, S or W" in messages[1] and "par is left out" in messages[1]
+    text = target.read_text(encoding="utf-8")
+    report = parse_report(text)
+    assert [b["id"] for b in report.boards] == ["board-1", "board-3", "board-5"]
+    assert report.boards[1]["par"] is None  # board 3: the table, but no par
+    # The notice names every problem (file, line, reason), before the boards on the page.
+    notice = re.search(r'<aside class="problems"[^>]*>(.*?)</aside>', text, re.S)
+    assert notice is not None
+    shown = html.unescape(re.sub(r"<[^>]+>", "\n", notice.group(1)))
+    for message in messages:
+        assert message in shown.splitlines()
+    assert "2 boards could not be read or solved and are left out" in shown
+    assert "1 board is shown without par" in shown
+    assert re.search(r"\.problems\{[^}]*order:-1", text)
+
+
 def test_interrupted_report_keeps_its_tables_and_resumes(tmp_path, capsys, monkeypatch):
     db = tmp_path / "tables.sqlite"
     target = tmp_path / "r.html"
@@ -234,6 +265,7 @@ def test_report_to_standard_output(capsys):
     status, out, _ = run(capsys, "report", PROBLEMS, "--html", "-", "-q")
     assert status == 0
     assert len(parse_report(out).boards) == 6
+    assert 'class="problems"' not in out  # no notice when all went well
 
 
 def test_report_usage_errors(tmp_path, capsys):
