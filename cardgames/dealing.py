@@ -55,6 +55,7 @@ checks but accept too rarely stop at an attempt or time budget; both raise
 
 from __future__ import annotations
 
+import operator
 import re
 import time
 from dataclasses import dataclass
@@ -924,6 +925,26 @@ def _known_hands(known: "Deal | Mapping[SeatLike, Hand | str | Iterable[CardLike
     return hands
 
 
+def check_seed(seed: int | None) -> int | None:
+    """``seed`` as a plain ``int`` (or None); a clear ``ValueError`` unless it is None or a
+    non-negative whole number (what ``numpy.random.default_rng`` takes as a seed).
+
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be a non-negative whole number (or None), got -1
+    """
+    if seed is None:
+        return None
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        value = None
+    if value is None or isinstance(seed, bool) or value < 0:
+        raise ValueError(f"seed must be a non-negative whole number (or None), got {seed!r}")
+    return value
+
+
 class Sampler:
     """Deals that complete the known cards at random, every hand meeting its constraint.
 
@@ -933,13 +954,15 @@ class Sampler:
     :param constraints: seat -> :class:`Constraint`, constraint text, or a predicate on a
         :class:`Hand`.
     :param predicate: a test of the whole :class:`Deal`, applied last.
-    :param seed: seeds ``numpy.random.default_rng``; None for fresh entropy.
+    :param seed: seeds ``numpy.random.default_rng``: a non-negative whole number, or None
+        for fresh entropy (anything else is a ``ValueError``).
     :param batch_size: random deals dealt at once (fixed, so the seed fixes the sequence).
     :param max_attempts: the most random deals one call of :meth:`sample` may deal.
     :param max_seconds: the most time one call of :meth:`sample` may take.
     :raises SamplingError: if no deal can meet the constraints (found by arithmetic).
     :raises DealError: if the known cards are inconsistent (a card twice, over 13).
     :raises ParseError: for malformed constraint text or a bad seat.
+    :raises ValueError: for a bad seed or batch size.
     """
 
     def __init__(self, known=None, constraints: Mapping[SeatLike, object] | None = None, *,
@@ -948,7 +971,7 @@ class Sampler:
                  max_seconds: float = 60.0):
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-        self.seed = seed
+        self.seed = check_seed(seed)
         self.batch_size = int(batch_size)
         self.max_attempts = int(max_attempts)
         self.max_seconds = float(max_seconds)

@@ -91,8 +91,9 @@ def add_parser(commands: argparse._SubParsersAction,
                        help=f"constraint on {seat.title()}'s hand, or the hand itself (PBN)")
     p.add_argument("-n", "--samples", type=_positive_int, default=1000, metavar="N",
                    help="deals to solve per board (the most, with --stop-z; default 1000)")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
-                   help="random seed: the same seed gives the same deals and report")
+    p.add_argument("--seed", default=None, metavar="S",
+                   help="random seed, a whole number 0 or more: the same seed gives the same "
+                        "deals and report")
     p.add_argument("-j", "--jobs", type=_positive_int, default=1, metavar="N",
                    help="solver threads (default 1); the report does not depend on it")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text",
@@ -115,6 +116,18 @@ def add_parser(commands: argparse._SubParsersAction,
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
     return p
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Turn the options argparse leaves as text into numbers, or a one-line usage error
+    (argparse's own errors print the whole usage first)."""
+    if args.seed is not None and not isinstance(args.seed, int):
+        try:
+            args.seed = int(args.seed)
+        except ValueError:
+            raise _Usage(f"--seed must be a whole number 0 or more, got {args.seed!r}") from None
+        if args.seed < 0:
+            raise _Usage(f"--seed must be a whole number 0 or more, got {args.seed}")
 
 
 # ---- the pieces of one analysis -------------------------------------------------------------
@@ -339,6 +352,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: {text}", file=sys.stderr)
 
     try:
+        _check_options(args)
         out = sys.stdout
         if args.output:
             try:

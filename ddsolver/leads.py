@@ -66,7 +66,7 @@ import numpy as np
 
 from cardgames import pbn
 from cardgames.cards import Card, CardLike, Seat, SeatLike
-from cardgames.dealing import Constraint, Sampler, as_constraint
+from cardgames.dealing import Constraint, Sampler, as_constraint, check_seed
 from cardgames.errors import CardgamesError
 from cardgames.hands import Deal, Hand
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, imps, score
@@ -534,7 +534,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     :raises SamplingError: constraints impossible or too rare.
     :raises ParseError: bad contract, seat, vulnerability or constraint text.
     :raises DealError: the known cards clash.
-    :raises ValueError: bad samples, jobs, criterion.
+    :raises ValueError: bad samples, jobs, criterion, seed.
     """
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
     if len(h) != 13:
@@ -544,6 +544,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     leader = decl.lho
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {', '.join(CRITERIA)}, not {criterion!r}")
+    seed = check_seed(seed)
     for name, v in (("samples", samples), ("jobs", jobs), ("batch", batch)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a whole number of at least 1, got {v!r}")

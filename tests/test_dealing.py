@@ -313,3 +313,15 @@ def test_bad_known_cards_are_deal_errors():
     from cardgames.errors import DealError
     with pytest.raises(DealError):
         Sampler({"W": WEST, "N": ["SK"]})
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "1", True])
+def test_bad_seeds_are_a_clear_value_error(seed):
+    with pytest.raises(ValueError, match="seed must be a non-negative whole number"):
+        Sampler({"W": WEST}, seed=seed)
+
+
+def test_seed_zero_and_numpy_integers_are_seeds():
+    a = Sampler({"W": WEST}, seed=np.int64(7)).sample(3)
+    assert Sampler({"W": WEST}, seed=7).sample(3) == a
+    assert Sampler({"W": WEST}, seed=0).seed == 0

@@ -231,6 +231,9 @@ def test_bad_arguments():
         analyse_leads("KQ72.J83.T94.A6", "4S", "S")
     with pytest.raises(ValueError, match="names declarer N"):
         analyse_leads(WEST, "4SN", "S")
+    for seed in (-1, 2.5, "3"):
+        with pytest.raises(ValueError, match="seed must be a non-negative whole number"):
+            analyse_leads(WEST, "4S", "S", samples=1, seed=seed)
 
 
 # ---- the command line ----------------------------------------------------------------------
@@ -260,6 +263,8 @@ def test_cli_text_json_and_csv(capsys, tmp_path):
     (["--north", "20+ hcp", "--east", "20+ hcp"], "share 30 points"),
     (["--contract", "4Z"], "strain"),
     (["--west", "12+ hcp"], "opening leader"),
+    (["--seed", "-1"], "--seed must be a whole number 0 or more, got -1"),
+    (["--seed", "1.5"], "--seed must be a whole number 0 or more, got '1.5'"),
 ])
 def test_cli_usage_errors_are_one_line_exit_2(capsys, extra, fragment):
     assert main(HAND_ARGS + extra) == 2
