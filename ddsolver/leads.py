@@ -38,10 +38,16 @@ be equal within each group on every deal (a mismatch raises ``RuntimeError``).
 * ``close``: True when the data cannot tell this lead apart from the best by the criterion's
   own measure (tricks, set-or-not, or score): the paired difference is within ``z`` paired
   SEs of zero.  The best lead is always ``close``.
+* ``tied``: another lead that scores exactly as the best by that measure on every deal
+  (``H8`` and ``H3`` from ``J83`` when it never matters which is led, say).  It is ``close`` too
+  (its paired differences are all 0), and more deals cannot separate it from the best
+  unless one comes where it differs.
 
 **Stopping early.**  With ``stop_z``, sampling goes in batches of ``batch`` deals and stops,
-after at least ``min_samples``, as soon as every other lead is more than ``stop_z`` paired SEs
-worse than the best; ``samples`` is then the maximum.  Looking after every batch makes a
+after at least ``min_samples``, as soon as every other lead is either more than ``stop_z``
+paired SEs worse than the best or tied with it on every deal so far (no number of deals
+would make a tie "clear", so ties must not hold sampling up); ``samples`` is then the
+maximum.  Looking after every batch makes a
 false "clear" more likely than a single look at the end would, so use a larger ``stop_z``
 (2.5 to 3) than the confidence level you want.
 
@@ -133,6 +139,7 @@ class LeadRow:
     mp_field_se: float
     best: bool                     # the first row by the criterion
     close: bool                    # cannot be told apart from the best (within z SE)
+    tied: bool = False             # not the best, but equal to it on every deal (so close)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -153,7 +160,7 @@ def _json_number(v):
 _CSV_FIELDS = ("label", "n", "mean", "var", "sd", "se", "ci_low", "ci_high", "p_set",
                "p_set_low", "p_set_high", "score", "score_se", "diff_tricks", "diff_tricks_se",
                "diff_imps", "diff_imps_se", "mp_vs_best", "mp_vs_best_se", "mp_field",
-               "mp_field_se", "best", "close")
+               "mp_field_se", "best", "close", "tied")
 
 
 @dataclass(frozen=True)
@@ -226,7 +233,7 @@ class LeadReport:
                 r.mean, r.var, r.sd, r.se, r.ci[0], r.ci[1], r.p_set, r.p_set_ci[0],
                 r.p_set_ci[1], r.score, r.score_se, r.diff_tricks, r.diff_tricks_se,
                 r.diff_imps, r.diff_imps_se, r.mp_vs_best, r.mp_vs_best_se, r.mp_field,
-                r.mp_field_se)), int(r.best), int(r.close)])
+                r.mp_field_se)), int(r.best), int(r.close), int(r.tied)])
         return out.getvalue()
 
     def to_text(self) -> str:
@@ -235,12 +242,16 @@ class LeadReport:
         lines = [f"Opening lead by {self.leader.letter} from {self.hand.to_pbn()} against "
                  f"{self.contract.call} by {self.declarer.letter}, vulnerable: {vul}"]
         cons = "; ".join(f"{k}: {v}" for k, v in self.constraints.items()) or "none"
-        stop = ", stopped early: best lead clear" if self.stopped_early else ""
+        stop = ""
+        if self.stopped_early:
+            stop = ", stopped early: best lead clear" + (
+                " (but for the leads tied with it)" if any(r.tied for r in self.rows) else "")
         lines.append(f"{self.samples} deals, seed {self.seed}, acceptance rate "
                      f"{100 * self.acceptance_rate:.3g}% ({self.attempts:,} dealt){stop}; "
                      f"constraints: {cons}")
         lines.append(f"best by {self.criterion}; '=' marks leads within {self.z:.2f} paired SE "
-                     f"of the best; differences are paired, on the same deals")
+                     f"of the best ('tied': equal to it on every deal); differences are "
+                     f"paired, on the same deals")
         head = (f"{'lead':<10}{'tricks':>7}{'95% CI':>13}{'sd':>6}{'set%':>7}{'95% CI':>13}"
                 f"{'score':>8}{'dtricks':>9}{'±se':>6}{'dIMPs':>7}{'±se':>6}{'MPvsBest':>9}"
                 f"{'MPfield':>8}")
@@ -251,7 +262,8 @@ class LeadReport:
                 f"{mark}{r.label:<9}{r.mean:>7.3f}{_pair(r.ci, 2):>13}{_f(r.sd, 2):>6}"
                 f"{100 * r.p_set:>7.1f}{_pair(r.p_set_ci, 1, 100):>13}{r.score:>8.1f}"
                 f"{r.diff_tricks:>+9.3f}{_f(r.diff_tricks_se, 3):>6}{r.diff_imps:>+7.2f}"
-                f"{_f(r.diff_imps_se, 2):>6}{r.mp_vs_best:>9.1f}{r.mp_field:>8.1f}")
+                f"{_f(r.diff_imps_se, 2):>6}{r.mp_vs_best:>9.1f}{r.mp_field:>8.1f}"
+                f"{'  tied' if r.tied else ''}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -358,7 +370,9 @@ def _rows(tricks: np.ndarray, groups: Sequence[tuple[Card, ...]], contract: Cont
     else:
         field_pct = np.full((n, 1), 50.0)
     mp_field_mean, mp_field_se = _mean_se(field_pct)
-    d_crit_mean, d_crit_se = _mean_se(per_deal - per_deal[:, [best]])
+    d_crit = per_deal - per_deal[:, [best]]
+    d_crit_mean, d_crit_se = _mean_se(d_crit)
+    tied = (d_crit == 0).all(axis=0)
 
     rows = []
     for j in order:
@@ -379,8 +393,13 @@ def _rows(tricks: np.ndarray, groups: Sequence[tuple[Card, ...]], contract: Cont
             diff_imps=float(d_imps_mean[j]), diff_imps_se=float(d_imps_se[j]),
             mp_vs_best=float(mp_best_mean[j]), mp_vs_best_se=float(mp_best_se[j]),
             mp_field=float(mp_field_mean[j]), mp_field_se=float(mp_field_se[j]),
-            best=j == best, close=bool(close)))
+            best=j == best, close=bool(close), tied=bool(j != best and tied[j])))
     return rows, best
+
+
+def _best_is_clear(rows: Sequence[LeadRow]) -> bool:
+    """The stopping rule: every lead but the best is either not ``close`` or ``tied``."""
+    return all(r.best or r.tied or not r.close for r in rows)
 
 
 def _parse_contract(contract: Contract | str, declarer: SeatLike | None) -> tuple[Contract, Seat]:
@@ -581,7 +600,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                 arr = np.array([[sc[x] for x in cards] for sc in scores])
                 first = [cards.index(g[0]) for g in groups]
                 rows, _ = _rows(arr[:, first], groups, c, decl_vul, criterion, stop_z)
-                if sum(r.close for r in rows) == 1:
+                if _best_is_clear(rows):
                     stopped = True
                     break
     finally:

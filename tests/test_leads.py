@@ -129,6 +129,48 @@ def test_a_lead_worse_on_every_deal_is_not_close():
     assert r.row("D4").diff_tricks_se == 0 and not r.row("D4").close
 
 
+def test_a_lead_equal_to_the_best_on_every_deal_is_tied_and_close():
+    deals = _injected()
+    for d in deals:
+        d[Card.parse("H8")] = d[Card.parse("H3")] = d[Card.parse("SK")]
+    r = summarise_leads(WEST, "4S", "S", "none", deals)
+    assert r.best.label == "SK/SQ" and not r.best.tied
+    for card in ("H8", "H3"):
+        row = r.row(card)
+        assert row.tied and row.close and row.diff_tricks == 0 and row.diff_tricks_se == 0
+    assert not r.row("S7").tied and r.row("S7").close  # close, but not equal everywhere
+    assert [line.split()[0] for line in r.to_text().splitlines() if line.endswith("tied")] \
+        == ["=H8", "=H3"]
+    assert json.loads(r.to_json())["rows"][1]["tied"] is True
+    assert r.to_csv().splitlines()[0].endswith(",close,tied")
+
+
+def _fake_scores(tied_with_best):
+    """A stand-in for the solver: SK/SQ (and ``tied_with_best``) take 5 or 6 tricks, every
+    other lead 2 fewer, on every deal."""
+    cards = Hand.from_pbn(WEST).cards
+
+    def solve(self, args):
+        deal, strain, leader = args
+        base = 3 + deal.north.hcp % 2  # varies from deal to deal
+        scores = {c: base for c in cards}
+        for c in ("SK", "SQ", *tied_with_best):
+            scores[Card.parse(c)] = base + 2
+        return scores
+    return solve
+
+
+@pytest.mark.parametrize("tied_with_best", [(), ("H8", "H3")])
+def test_ties_with_the_best_do_not_hold_up_the_stopping_rule(monkeypatch, tied_with_best):
+    from ddsolver import leads
+    monkeypatch.setattr(leads._Pool, "_solve", _fake_scores(tied_with_best))
+    r = analyse_leads(WEST, "4S", "S", "none", samples=60, seed=4, stop_z=3.0,
+                      min_samples=10, batch=10)
+    assert r.stopped_early and r.samples == 10
+    assert [row.label for row in r.rows if row.close] == ["SK/SQ", *tied_with_best]
+    assert "stopped early" in r.to_text()
+
+
 def test_vulnerability_and_doubling_reach_the_score():
     r = summarise_leads(WEST, "4SX", "S", "ns", _injected())
     # 4SX vulnerable: down 1 = 200, made = -790
