@@ -102,7 +102,11 @@ def add_parser(commands: argparse._SubParsersAction,
                    help="rank leads by mean tricks, chance to set, or mean score "
                         "(default mean); the first is 'the best'")
     p.add_argument("--stop-z", type=float, default=None, metavar="Z",
-                   help="stop early once the best lead is Z paired SEs clear of every other")
+                   help="stop early once the best lead is Z paired SEs clear of every other "
+                        "(leads tied with it on every deal aside); checked after every "
+                        "--batch deals once --min-samples are solved")
+    p.add_argument("--min-samples", default=100, metavar="N",
+                   help="with --stop-z: never stop before N deals (default 100; at least 2)")
     p.add_argument("--batch", type=_positive_int, default=100, metavar="N",
                    help="with --stop-z: deals between checks (default 100)")
     p.add_argument("--save-deals", metavar="FILE.pbn",
@@ -118,16 +122,27 @@ def add_parser(commands: argparse._SubParsersAction,
     return p
 
 
+def _whole(option: str, text, least: int, what: str) -> int:
+    """The value of a whole-number option, at least ``least``, or a one-line usage error."""
+    if isinstance(text, int):
+        value = text
+    else:
+        try:
+            value = int(text)
+        except ValueError:
+            raise _Usage(f"{option} must be {what}, got {text!r}") from None
+    if value < least:
+        raise _Usage(f"{option} must be {what}, got {value}")
+    return value
+
+
 def _check_options(args: argparse.Namespace) -> None:
     """Turn the options argparse leaves as text into numbers, or a one-line usage error
     (argparse's own errors print the whole usage first)."""
-    if args.seed is not None and not isinstance(args.seed, int):
-        try:
-            args.seed = int(args.seed)
-        except ValueError:
-            raise _Usage(f"--seed must be a whole number 0 or more, got {args.seed!r}") from None
-        if args.seed < 0:
-            raise _Usage(f"--seed must be a whole number 0 or more, got {args.seed}")
+    if args.seed is not None:
+        args.seed = _whole("--seed", args.seed, 0, "a whole number 0 or more")
+    args.min_samples = _whole("--min-samples", args.min_samples, 2,
+                              "a whole number of at least 2 (a standard error needs two deals)")
 
 
 # ---- the pieces of one analysis -------------------------------------------------------------
@@ -160,7 +175,8 @@ def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
     try:
         return analyse_leads(hand, contract, declarer, vul, constraints=constraints, known=known,
                              samples=args.samples, seed=args.seed, jobs=args.jobs,
-                             criterion=args.sort, stop_z=args.stop_z, batch=args.batch,
+                             criterion=args.sort, stop_z=args.stop_z,
+                             min_samples=args.min_samples, batch=args.batch,
                              tt_mb=args.tt_mb, max_seconds=args.max_seconds,
                              keep_deals=args.save_deals is not None,
                              progress=bar.update if bar is not None else None)

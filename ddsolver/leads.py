@@ -546,14 +546,15 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     :param criterion: what "best lead" means: ``"mean"`` tricks, ``"p_set"``, ``"score"``.
     :param z: the normal quantile of the intervals and of ``close``.
     :param stop_z: stop once every other lead is this many paired SEs worse than the best.
-    :param min_samples: with ``stop_z``, never stop before this many deals.
+    :param min_samples: with ``stop_z``, never stop before this many deals (at least 2;
+        the rule is checked at the end of each batch from then on).
     :param batch: deals per batch (with ``stop_z``, how often the rule is checked).
     :param progress: called with the number of deals just solved (for a progress bar).
     :param max_attempts: / :param max_seconds: the dealing budget per batch.
     :raises SamplingError: constraints impossible or too rare.
     :raises ParseError: bad contract, seat, vulnerability or constraint text.
     :raises DealError: the known cards clash.
-    :raises ValueError: bad samples, jobs, criterion, seed.
+    :raises ValueError: bad samples, jobs, batch, min_samples, criterion, seed.
     """
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
     if len(h) != 13:
@@ -567,6 +568,9 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     for name, v in (("samples", samples), ("jobs", jobs), ("batch", batch)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a whole number of at least 1, got {v!r}")
+    if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 2:
+        raise ValueError(f"min_samples must be a whole number of at least 2 (a standard error "
+                         f"needs two deals), got {min_samples!r}")
     known_hands: dict[Seat, Hand | str] = {leader: h}
     for seat_like, kh in (known or {}).items():
         seat = Seat.parse(seat_like)
@@ -596,7 +600,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
             new = sampler.sample(min(step, samples - len(deals)))
             scores += pool.map(new, c.strain, leader, progress)
             deals += new
-            if stop_z is not None and len(deals) >= max(min_samples, 2) and len(deals) < samples:
+            if stop_z is not None and len(deals) >= min_samples and len(deals) < samples:
                 arr = np.array([[sc[x] for x in cards] for sc in scores])
                 first = [cards.index(g[0]) for g in groups]
                 rows, _ = _rows(arr[:, first], groups, c, decl_vul, criterion, stop_z)

@@ -273,6 +273,9 @@ def test_bad_arguments():
         analyse_leads("KQ72.J83.T94.A6", "4S", "S")
     with pytest.raises(ValueError, match="names declarer N"):
         analyse_leads(WEST, "4SN", "S")
+    for bad in (1, 0, 2.5, True):
+        with pytest.raises(ValueError, match="min_samples must be a whole number of at least 2"):
+            analyse_leads(WEST, "4S", "S", samples=1, min_samples=bad)
     for seed in (-1, 2.5, "3"):
         with pytest.raises(ValueError, match="seed must be a non-negative whole number"):
             analyse_leads(WEST, "4S", "S", samples=1, seed=seed)
@@ -307,11 +310,32 @@ def test_cli_text_json_and_csv(capsys, tmp_path):
     (["--west", "12+ hcp"], "opening leader"),
     (["--seed", "-1"], "--seed must be a whole number 0 or more, got -1"),
     (["--seed", "1.5"], "--seed must be a whole number 0 or more, got '1.5'"),
+    (["--min-samples", "1"], "--min-samples must be a whole number of at least 2"),
+    (["--min-samples", "ten"], "--min-samples must be a whole number of at least 2"),
 ])
 def test_cli_usage_errors_are_one_line_exit_2(capsys, extra, fragment):
     assert main(HAND_ARGS + extra) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_min_samples_lets_the_rule_stop_sooner(capsys, monkeypatch):
+    from ddsolver import leads
+    monkeypatch.setattr(leads._Pool, "_solve", _fake_scores(()))
+    stop = HAND_ARGS + ["--samples", "60", "--stop-z", "3", "--batch", "10", "--format", "json"]
+    assert main(stop) == 0  # the default --min-samples, 100, is more than 60: no stop
+    data = json.loads(capsys.readouterr().out)
+    assert data["samples"] == 60 and not data["stopped_early"]
+    assert main(stop + ["--min-samples", "20"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["samples"] == 20 and data["stopped_early"]
+
+
+def test_cli_help_describes_the_stopping_options(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--min-samples N with --stop-z: never stop before N deals (default 100" in out
 
 
 def test_cli_known_dummy(capsys):
