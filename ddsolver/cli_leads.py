@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -28,7 +29,7 @@ from typing import Callable, TextIO
 
 from cardgames import pbn
 from cardgames.cards import Seat
-from cardgames.errors import CardgamesError, PBNError
+from cardgames.errors import CardgamesError, PBNError, SamplingError
 from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability, board_vulnerability
 
@@ -39,6 +40,8 @@ from .solver import DEFAULT_TT_MB
 __all__ = ["add_parser", "run", "main"]
 
 PROG = "ddsolver leads"
+#: The most random deals dealt per batch before rare constraints are given up on.
+MAX_ATTEMPTS = 20_000_000
 
 _EXAMPLES = """\
 examples:
@@ -101,7 +104,7 @@ def add_parser(commands: argparse._SubParsersAction,
     p.add_argument("--sort", choices=CRITERIA, default="mean",
                    help="rank leads by mean tricks, chance to set, or mean score "
                         "(default mean); the first is 'the best'")
-    p.add_argument("--stop-z", type=float, default=None, metavar="Z",
+    p.add_argument("--stop-z", default=None, metavar="Z",
                    help="stop early once the best lead is Z paired SEs clear of every other "
                         "(leads tied with it on every deal aside); checked after every "
                         "--batch deals once --min-samples are solved")
@@ -114,9 +117,9 @@ def add_parser(commands: argparse._SubParsersAction,
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     p.add_argument("--tt-mb", type=_tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                    help=f"transposition-table size per thread (default {DEFAULT_TT_MB})")
-    p.add_argument("--max-seconds", type=float, default=60.0, metavar="S",
+    p.add_argument("--max-seconds", default=60.0, metavar="S",
                    help="dealing time budget per batch before giving up on rare "
-                        "constraints (default 60)")
+                        "constraints (seconds, more than 0; default 60)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
     return p
@@ -136,6 +139,17 @@ def _whole(option: str, text, least: int, what: str) -> int:
     return value
 
 
+def _positive(option: str, text) -> float:
+    """The value of an option that takes a positive finite number, or a usage error."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise _Usage(f"{option} must be a positive number, got {text!r}")
+    return value
+
+
 def _check_options(args: argparse.Namespace) -> None:
     """Turn the options argparse leaves as text into numbers, or a one-line usage error
     (argparse's own errors print the whole usage first)."""
@@ -143,6 +157,22 @@ def _check_options(args: argparse.Namespace) -> None:
         args.seed = _whole("--seed", args.seed, 0, "a whole number 0 or more")
     args.min_samples = _whole("--min-samples", args.min_samples, 2,
                               "a whole number of at least 2 (a standard error needs two deals)")
+    if args.stop_z is not None:
+        args.stop_z = _positive("--stop-z", args.stop_z)
+    args.max_seconds = _positive("--max-seconds", args.max_seconds)
+
+
+def _message(err: CardgamesError, args: argparse.Namespace) -> str:
+    """An error of the analysis in the command line's terms: dealing that gives up on rare
+    constraints names the option that sets its budget, not the Python parameters."""
+    text = str(err)
+    if isinstance(err, SamplingError):
+        cut = text.find("; loosen them or raise max_attempts")
+        if cut >= 0:
+            text = (f"{text[:cut]}; loosen them, or raise --max-seconds (now "
+                    f"{args.max_seconds:g} s per batch of deals; at most {MAX_ATTEMPTS:,} "
+                    f"random deals are tried per batch)")
+    return text
 
 
 # ---- the pieces of one analysis -------------------------------------------------------------
@@ -178,6 +208,7 @@ def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
                              criterion=args.sort, stop_z=args.stop_z,
                              min_samples=args.min_samples, batch=args.batch,
                              tt_mb=args.tt_mb, max_seconds=args.max_seconds,
+                             max_attempts=MAX_ATTEMPTS,
                              keep_deals=args.save_deals is not None,
                              progress=bar.update if bar is not None else None)
     finally:
@@ -269,7 +300,7 @@ def _one_hand(args, output: _Output, games: list[pbn.Game]) -> int:
     try:
         report = _analyse(args, hand, contract, declarer, vul, constraints, known, "deals")
     except CardgamesError as err:
-        raise _Usage(str(err)) from None
+        raise _Usage(_message(err, args)) from None
     output.add(report, None)
     games += report.games() if args.save_deals else []
     return 0
@@ -307,7 +338,8 @@ def _files(args, output: _Output, games: list[pbn.Game], report_error: Callable[
                         result = _board(args, game, path, output)
                     except (CardgamesError, _Usage) as err:
                         failed += 1
-                        report_error(f"{where}: {err}")
+                        text = _message(err, args) if isinstance(err, CardgamesError) else err
+                        report_error(f"{where}: {text}")
                         continue
                     if result is None:
                         skipped += 1

@@ -554,7 +554,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     :raises SamplingError: constraints impossible or too rare.
     :raises ParseError: bad contract, seat, vulnerability or constraint text.
     :raises DealError: the known cards clash.
-    :raises ValueError: bad samples, jobs, batch, min_samples, criterion, seed.
+    :raises ValueError: bad samples, jobs, batch, min_samples, criterion, seed, z, stop_z,
+        max_seconds.
     """
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
     if len(h) != 13:
@@ -568,6 +569,11 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     for name, v in (("samples", samples), ("jobs", jobs), ("batch", batch)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a whole number of at least 1, got {v!r}")
+    for name, v in (("z", z), ("stop_z", stop_z)):
+        if v is not None and not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
+            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
+    if not (isinstance(max_seconds, (int, float)) and max_seconds > 0):  # NaN fails too
+        raise ValueError(f"max_seconds must be a positive number, got {max_seconds!r}")
     if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 2:
         raise ValueError(f"min_samples must be a whole number of at least 2 (a standard error "
                          f"needs two deals), got {min_samples!r}")

@@ -256,7 +256,7 @@ def test_stopping_rule_stops_at_a_batch_boundary():
     assert r.samples == 6 and not r.stopped_early  # never clear at 1e9 SE
     assert sum(ticks) == 6
     r = analyse_leads(WEST, "4S", "S", "none", constraints=CONSTRAINTS, samples=6, seed=11,
-                      stop_z=0.0, batch=2, min_samples=2)
+                      stop_z=1e-9, batch=2, min_samples=2)
     assert r.samples in (2, 4, 6)
     if r.stopped_early:
         assert r.samples < 6
@@ -276,6 +276,12 @@ def test_bad_arguments():
     for bad in (1, 0, 2.5, True):
         with pytest.raises(ValueError, match="min_samples must be a whole number of at least 2"):
             analyse_leads(WEST, "4S", "S", samples=1, min_samples=bad)
+    for bad in (0, -1, math.nan, math.inf, "2"):
+        with pytest.raises(ValueError, match="stop_z must be a positive finite number"):
+            analyse_leads(WEST, "4S", "S", samples=1, stop_z=bad)
+    for bad in (0, -1, math.nan):
+        with pytest.raises(ValueError, match="max_seconds must be a positive number"):
+            analyse_leads(WEST, "4S", "S", samples=1, max_seconds=bad)
     for seed in (-1, 2.5, "3"):
         with pytest.raises(ValueError, match="seed must be a non-negative whole number"):
             analyse_leads(WEST, "4S", "S", samples=1, seed=seed)
@@ -312,6 +318,12 @@ def test_cli_text_json_and_csv(capsys, tmp_path):
     (["--seed", "1.5"], "--seed must be a whole number 0 or more, got '1.5'"),
     (["--min-samples", "1"], "--min-samples must be a whole number of at least 2"),
     (["--min-samples", "ten"], "--min-samples must be a whole number of at least 2"),
+    (["--stop-z", "nan"], "--stop-z must be a positive number, got 'nan'"),
+    (["--stop-z", "-1"], "--stop-z must be a positive number, got '-1'"),
+    (["--stop-z", "0"], "--stop-z must be a positive number"),
+    (["--stop-z", "inf"], "--stop-z must be a positive number"),
+    (["--max-seconds", "-1"], "--max-seconds must be a positive number, got '-1'"),
+    (["--max-seconds", "nan"], "--max-seconds must be a positive number"),
 ])
 def test_cli_usage_errors_are_one_line_exit_2(capsys, extra, fragment):
     assert main(HAND_ARGS + extra) == 2
@@ -336,6 +348,14 @@ def test_cli_help_describes_the_stopping_options(capsys):
         main(["--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "--min-samples N with --stop-z: never stop before N deals (default 100" in out
+
+
+def test_cli_too_rare_constraints_name_the_cli_option(capsys):
+    # North rarely has all 30 points West does not hold
+    assert main(HAND_ARGS + ["--north", "30 hcp", "--south", "any", "--max-seconds", "0.5"]) == 2
+    err = capsys.readouterr().err
+    assert "accept too few deals" in err and "raise --max-seconds (now 0.5 s" in err
+    assert "max_seconds" not in err and "max_attempts" not in err and err.count("\n") == 1
 
 
 def test_cli_known_dummy(capsys):
