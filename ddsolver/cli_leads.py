@@ -394,38 +394,70 @@ def _board(args, game: pbn.Game, path: str, output: _Output) -> LeadReport | Non
     return report
 
 
+def _open_output(path: str, option: str, created: list[str]) -> TextIO:
+    """Open an output file for writing, or a usage error; ``created`` collects the files
+    that did not exist before (removed again if the run ends in a usage error before
+    anything was written to them)."""
+    if os.path.isdir(path):
+        raise _Usage(f"cannot write {option} {path}: it is a directory")
+    existed = os.path.exists(path)
+    try:
+        fp = open(path, "w", encoding="utf-8")
+    except OSError as err:
+        raise _Usage(f"cannot write {option} {path}: {err.strerror or err}") from None
+    if not existed:
+        created.append(path)
+    return fp
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver leads`` on parsed arguments; the exit status (0, 1 or 2)."""
     def report_error(text: str) -> None:
         print(f"{PROG}: {text}", file=sys.stderr)
 
+    out: TextIO = sys.stdout
+    deals_fp: TextIO | None = None
+    created: list[str] = []
+
+    def close_files() -> None:
+        for fp in (out, deals_fp):
+            if fp is not None and fp is not sys.stdout and not fp.closed:
+                fp.close()
+
     try:
         _check_options(args)
-        out = sys.stdout
+        if args.output and args.save_deals and \
+                os.path.abspath(args.output) == os.path.abspath(args.save_deals):
+            raise _Usage("-o and --save-deals name the same file")
+        # Open the output files before any work: a path that cannot be written is a usage
+        # error now, not after all the solving.
         if args.output:
-            try:
-                out = open(args.output, "w", encoding="utf-8")
-            except OSError as err:
-                raise _Usage(f"cannot write {args.output}: {err.strerror or err}") from None
-        try:
-            output = _Output(args.format, out, many=bool(args.files))
-            games: list[pbn.Game] = []
-            if args.files:
-                status = _files(args, output, games, report_error)
-            else:
-                status = _one_hand(args, output, games)
-            output.finish()
-        finally:
-            if out is not sys.stdout:
-                out.close()
+            out = _open_output(args.output, "-o", created)
         if args.save_deals:
+            deals_fp = _open_output(args.save_deals, "--save-deals", created)
+        output = _Output(args.format, out, many=bool(args.files))
+        games: list[pbn.Game] = []
+        if args.files:
+            status = _files(args, output, games, report_error)
+        else:
+            status = _one_hand(args, output, games)
+        output.finish()
+        if deals_fp is not None:
             try:
-                with open(args.save_deals, "w", encoding="utf-8") as fp:
-                    pbn.dump(games, fp)
+                pbn.dump(games, deals_fp)
+                deals_fp.close()
             except OSError as err:
-                raise _Usage(f"cannot write {args.save_deals}: {err.strerror or err}") from None
+                raise _Usage(f"cannot write --save-deals {args.save_deals}: "
+                             f"{err.strerror or err}") from None
         return status
     except _Usage as err:
+        close_files()
+        for path in created:  # made by this run and still empty: take it away again
+            try:
+                if os.path.getsize(path) == 0:
+                    os.remove(path)
+            except OSError:
+                pass
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -438,6 +470,8 @@ def run(args: argparse.Namespace) -> int:
         except OSError:
             pass
         return 1
+    finally:
+        close_files()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -358,6 +358,35 @@ def test_cli_too_rare_constraints_name_the_cli_option(capsys):
     assert "max_seconds" not in err and "max_attempts" not in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("option", ["--save-deals", "-o"])
+def test_cli_unwritable_outputs_are_found_before_any_solving(capsys, monkeypatch, tmp_path,
+                                                             option):
+    from ddsolver import cli_leads
+
+    def no_analysis(*args, **kwargs):
+        raise AssertionError("the analysis ran before the output files were checked")
+    monkeypatch.setattr(cli_leads, "analyse_leads", no_analysis)
+    bad = tmp_path / "no such directory" / "out.txt"
+    assert main(HAND_ARGS + [option, str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot write {option} {bad}" in err and err.count("\n") == 1
+    # also in file mode, before the first board
+    board = tmp_path / "board.pbn"
+    board.write_text('[Board "1"]\n[Deal "N:AJ3.K42.AQ87.K54 T98.AQ65.K32.987 '
+                     '6.T97.J654.QJT32 KQ7542.J83.T9.A6"]\n[Declarer "N"]\n[Contract "3NT"]\n')
+    assert main([str(board), "--quiet", option, str(bad)]) == 2
+    assert f"cannot write {option} {bad}" in capsys.readouterr().err
+
+
+def test_cli_a_usage_error_leaves_no_empty_output_files(capsys, tmp_path):
+    saved, out = tmp_path / "deals.pbn", tmp_path / "report.txt"
+    assert main(HAND_ARGS + ["--north", "15-17 hcpp", "--save-deals", str(saved),
+                             "-o", str(out)]) == 2
+    assert not saved.exists() and not out.exists()
+    assert main(HAND_ARGS + ["--save-deals", str(saved), "-o", str(saved)]) == 2
+    assert "name the same file" in capsys.readouterr().err
+
+
 def test_cli_known_dummy(capsys):
     assert main(HAND_ARGS[:-9] + ["--north", "AJ3.K42.AQ87.KQ4", "--samples", "2", "--seed",
                                   "1", "--quiet", "--format", "json"]) == 0
