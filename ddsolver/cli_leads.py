@@ -10,7 +10,8 @@ Two ways in:
   cannot be analysed is reported as ``FILE:LINE: reason`` and the run goes on.
 
 Exit status: 0 all went well, 1 some boards could not be analysed, 2 a usage error (bad
-option, malformed hand, contract or constraint, impossible constraints on the one hand).
+option, malformed hand, contract or constraint -- found before any work, in either mode --
+impossible constraints on the one hand).
 Errors are one plain line on stderr, never a traceback.
 
 The command registers itself with :func:`add_parser` (``ddsolver/cli.py`` calls it) and runs
@@ -29,6 +30,7 @@ from typing import Callable, TextIO
 
 from cardgames import pbn
 from cardgames.cards import Seat
+from cardgames.dealing import as_constraint
 from cardgames.errors import CardgamesError, PBNError, SamplingError
 from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability, board_vulnerability
@@ -160,6 +162,19 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.stop_z is not None:
         args.stop_z = _positive("--stop-z", args.stop_z)
     args.max_seconds = _positive("--max-seconds", args.max_seconds)
+    # A malformed constraint or hand is wrong for every board: say so once, up front.
+    for seat in Seat:
+        option = f"--{seat.name.lower()}"
+        value = getattr(args, seat.name.lower(), None)
+        if value is None:
+            continue
+        try:
+            if _HAND.match(value.strip()):
+                Hand.from_pbn(value.strip())
+            else:
+                as_constraint(value)
+        except CardgamesError as err:
+            raise _Usage(f"{option}: {err}") from None
 
 
 def _message(err: CardgamesError, args: argparse.Namespace) -> str:

@@ -410,6 +410,22 @@ def test_cli_pbn_file_reports_bad_boards_and_goes_on(capsys, tmp_path):
     assert item["vulnerable"] == "None"  # board 1 by the rotation
 
 
+@pytest.mark.parametrize("option, value, fragment", [
+    ("--south", "five spades", "--south: "),
+    ("--north", "AKQ.AKQ.AKQ.AKQQ", "--north: "),
+])
+def test_cli_file_malformed_constraint_is_one_usage_error_up_front(capsys, tmp_path, option,
+                                                                   value, fragment):
+    deal = "N:AJ3.K42.AQ87.K54 T98.AQ65.K32.987 6.T97.J654.QJT32 KQ7542.J83.T9.A6"
+    path = tmp_path / "boards.pbn"
+    path.write_text("".join(f'[Board "{b}"]\n[Deal "{deal}"]\n[Declarer "N"]\n'
+                            f'[Contract "3NT"]\n\n' for b in (1, 2, 3)))
+    assert main([str(path), "--samples", "2", "--seed", "1", "--quiet", option, value]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"ddsolver leads: error: {fragment}")
+    assert captured.err.count("\n") == 1 and captured.out == ""
+
+
 def test_cli_file_without_contracts_has_nothing_to_analyse(capsys, tmp_path):
     path = tmp_path / "nocontract.pbn"
     path.write_text('[Board "1"]\n[Deal "N:AJ3.K42.AQ87.K54 T98.AQ65.K32.987 '
