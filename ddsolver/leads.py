@@ -249,20 +249,34 @@ class LeadReport:
         lines.append(f"{self.samples} deals, seed {self.seed}, acceptance rate "
                      f"{100 * self.acceptance_rate:.3g}% ({self.attempts:,} dealt){stop}; "
                      f"constraints: {cons}")
-        lines.append(f"best by {self.criterion}; '=' marks leads within {self.z:.2f} paired SE "
-                     f"of the best ('tied': equal to it on every deal); differences are "
-                     f"paired, on the same deals")
-        head = (f"{'lead':<10}{'tricks':>7}{'95% CI':>13}{'sd':>6}{'set%':>7}{'95% CI':>13}"
-                f"{'score':>8}{'dtricks':>9}{'±se':>6}{'dIMPs':>7}{'±se':>6}{'MPvsBest':>9}"
-                f"{'MPfield':>8}")
-        lines += ["", head, "-" * len(head)]
+        lines.append(f"'*' best by {self.criterion}; '=' within {self.z:.2f} paired SE of the "
+                     f"best; 'tied': equal to it on every deal")
+        w = max(9, *(len(r.label) for r in self.rows)) + 1  # the mark and the label
+        ci = f"{100 * (1 - 2 * _normal_tail(self.z)):.3g}% CI"
+
+        lines += ["", "Defence's tricks (mean, its standard error, variance, SD, interval); % of "
+                      "deals", "that beat the contract (Wilson interval); defence's mean score "
+                      "and its SE"]
+        head = (f"{'lead':<{w}}{'tricks':>7}{'se':>6}{'var':>6}{'sd':>6}{ci:>12}{'set%':>6}"
+                f"{ci:>12}{'score':>8}{'±se':>7}")
+        lines += [head, "-" * len(head)]
         for r in self.rows:
-            mark = "*" if r.best else ("=" if r.close else " ")
             lines.append(
-                f"{mark}{r.label:<9}{r.mean:>7.3f}{_pair(r.ci, 2):>13}{_f(r.sd, 2):>6}"
-                f"{100 * r.p_set:>7.1f}{_pair(r.p_set_ci, 1, 100):>13}{r.score:>8.1f}"
-                f"{r.diff_tricks:>+9.3f}{_f(r.diff_tricks_se, 3):>6}{r.diff_imps:>+7.2f}"
-                f"{_f(r.diff_imps_se, 2):>6}{r.mp_vs_best:>9.1f}{r.mp_field:>8.1f}"
+                f"{_mark(r)}{r.label:<{w - 1}}{r.mean:>7.3f}{_f(r.se, 3):>6}{_f(r.var, 2):>6}"
+                f"{_f(r.sd, 2):>6}{_pair(r.ci, 2):>12}{100 * r.p_set:>6.1f}"
+                f"{_pair(r.p_set_ci, 1, 100):>12}{r.score:>8.1f}{_f(r.score_se, 1):>7}")
+
+        lines += ["", "Against the best lead on the same deals (paired): mean difference in "
+                      "tricks, in", "IMPs, matchpoint % against the best alone and in the "
+                      "field of all leads; each ± its SE"]
+        head = (f"{'lead':<{w}}{'dtricks':>8}{'±se':>7}{'dIMPs':>8}{'±se':>6}{'MPvsBest':>9}"
+                f"{'±se':>6}{'MPfield':>8}{'±se':>6}")
+        lines += [head, "-" * len(head)]
+        for r in self.rows:
+            lines.append(
+                f"{_mark(r)}{r.label:<{w - 1}}{r.diff_tricks:>+8.3f}{_f(r.diff_tricks_se, 3):>7}"
+                f"{r.diff_imps:>+8.2f}{_f(r.diff_imps_se, 2):>6}{r.mp_vs_best:>9.1f}"
+                f"{_f(r.mp_vs_best_se, 1):>6}{r.mp_field:>8.1f}{_f(r.mp_field_se, 1):>6}"
                 f"{'  tied' if r.tied else ''}")
         return "\n".join(lines)
 
@@ -292,6 +306,15 @@ class LeadReport:
 
     def to_pbn(self) -> str:
         return pbn.dumps(self.games())
+
+
+def _mark(r: LeadRow) -> str:
+    return "*" if r.best else ("=" if r.close else " ")
+
+
+def _normal_tail(z: float) -> float:
+    """P(Z > z) for a standard normal Z."""
+    return 0.5 * math.erfc(z / math.sqrt(2))
 
 
 def _f(x: float, digits: int) -> str:

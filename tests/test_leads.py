@@ -205,6 +205,44 @@ def test_outputs_of_a_report():
     assert "*SK/SQ" in text and "=S7" in text
 
 
+def _table_lines(text, label):
+    """The lines of the text tables that start with ``label`` (after the mark)."""
+    return [line.split() for line in text.splitlines()
+            if line[:1] in "*= " and line[1:].split(" ", 1)[0] == label]
+
+
+def test_text_shows_variance_se_and_every_paired_se():
+    text = summarise_leads(WEST, "4S", "S", "none", _injected()).to_text()
+    assert max(len(line) for line in text.splitlines()[3:]) <= 88  # readable width
+    sk_stats, sk_vs_best = _table_lines(text, "SK/SQ")
+    # SK/SQ: tricks 5 4 3 6: mean 4.5, var 5/3, SE sqrt(5/3)/2; sets 3 of 4; scores
+    # +100 +50 -420 +150: mean -30, SD sqrt(207800/3)
+    se = math.sqrt(5 / 3) / 2
+    assert sk_stats == ["*SK/SQ", "4.500", f"{se:.3f}", f"{5 / 3:.2f}",
+                        f"{math.sqrt(5 / 3):.2f}", f"{4.5 - Z95 * se:.2f}-{4.5 + Z95 * se:.2f}",
+                        "75.0", "30.1-95.4", "-30.0", f"{math.sqrt(207800 / 3) / 2:.1f}"]
+    assert sk_vs_best == ["*SK/SQ", "+0.000", "0.000", "+0.00", "0.00", "50.0", "0.0",
+                          "62.5", f"{np.std([100, 50, 0, 100], ddof=1) / 2:.1f}"]
+    s7_stats, s7_vs_best = _table_lines(text, "S7")
+    assert s7_stats[:5] == ["=S7", "4.000", "0.000", "0.00", "0.00"]
+    # S7 - SK/SQ: tricks -1 0 1 -2; IMPs -2 0 10 -3; MPs against SK/SQ 0 50 100 0; in the
+    # field 50 50 50 400/9
+    assert s7_vs_best == ["=S7", "-0.500", f"{se:.3f}", "+1.25",
+                          f"{np.std([-2, 0, 10, -3], ddof=1) / 2:.2f}", "37.5",
+                          f"{np.std([0, 50, 100, 0], ddof=1) / 2:.1f}",
+                          f"{(150 + 400 / 9) / 4:.1f}",
+                          f"{np.std([50, 50, 50, 400 / 9], ddof=1) / 2:.1f}"]
+
+
+def test_text_fits_long_labels_and_names_the_interval():
+    r = summarise_leads("AKQJT.J83.T94.A6", "4S", "S", "none",
+                        [{c: 4 for c in Hand.from_pbn("AKQJT.J83.T94.A6").cards}] * 3, z=2.5758)
+    text = r.to_text()
+    assert "99% CI" in text and "95% CI" not in text
+    [stats, vs_best] = _table_lines(text, "SA/SK/SQ/SJ/ST")
+    assert stats[1] == "4.000" and vs_best[1] == "+0.000"
+
+
 def test_one_deal_has_no_variance():
     r = summarise_leads(WEST, "4S", "S", "none", _injected()[:1])
     assert math.isnan(r.best.var) and json.loads(r.to_json())["rows"][0]["var"] is None
