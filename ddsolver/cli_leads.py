@@ -35,7 +35,7 @@ from cardgames.errors import CardgamesError, PBNError, SamplingError
 from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability, board_vulnerability
 
-from .leads import CRITERIA, LeadReport, analyse_leads
+from .leads import CRITERIA, LeadReport, analyse_leads, draw_seed
 from .cli import _positive_int, _tt_mb
 from .solver import DEFAULT_TT_MB
 
@@ -98,7 +98,8 @@ def add_parser(commands: argparse._SubParsersAction,
                    help="deals to solve per board (the most, with --stop-z; default 1000)")
     p.add_argument("--seed", default=None, metavar="S",
                    help="random seed, a whole number 0 or more: the same seed gives the same "
-                        "deals and report")
+                        "deals and report (default: a fresh seed, printed on stderr and in "
+                        "the report)")
     p.add_argument("-j", "--jobs", type=_positive_int, default=1, metavar="N",
                    help="solver threads (default 1); the report does not depend on it")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text",
@@ -157,6 +158,10 @@ def _check_options(args: argparse.Namespace) -> None:
     (argparse's own errors print the whole usage first)."""
     if args.seed is not None:
         args.seed = _whole("--seed", args.seed, 0, "a whole number 0 or more")
+    else:
+        # One seed for the whole run (every board), reported, so the run can be repeated.
+        args.seed = draw_seed()
+        args.seed_drawn = True
     args.min_samples = _whole("--min-samples", args.min_samples, 2,
                               "a whole number of at least 2 (a standard error needs two deals)")
     if args.stop_z is not None:
@@ -217,6 +222,7 @@ def _seat_options(args: argparse.Namespace, leader: Seat | None
 def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
              constraints, known, label: str) -> LeadReport:
     bar = _progress_bar(args, label)
+    args.analysed = getattr(args, "analysed", 0) + 1
     try:
         return analyse_leads(hand, contract, declarer, vul, constraints=constraints, known=known,
                              samples=args.samples, seed=args.seed, jobs=args.jobs,
@@ -464,6 +470,10 @@ def run(args: argparse.Namespace) -> int:
             except OSError as err:
                 raise _Usage(f"cannot write --save-deals {args.save_deals}: "
                              f"{err.strerror or err}") from None
+        if getattr(args, "seed_drawn", False) and getattr(args, "analysed", 0):
+            # The text and JSON reports show it too; CSV does not.
+            report_error(f"no --seed given: this run used --seed {args.seed} (give it to "
+                         f"repeat the run)")
         return status
     except _Usage as err:
         close_files()

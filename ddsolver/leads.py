@@ -53,7 +53,8 @@ false "clear" more likely than a single look at the end would, so use a larger `
 
 **Reproducibility.**  Deals come from ``numpy.random.default_rng(seed)`` in the main thread
 and are dealt before they are solved; results are kept in sample order, so the report is the
-same for the same seed whatever ``jobs`` is.  ``jobs`` threads each own a
+same for the same seed whatever ``jobs`` is.  Without a seed, one is drawn from the
+system's entropy and recorded in the report (``report.seed``), so any run can be repeated.  ``jobs`` threads each own a
 :class:`~ddsolver.Solver` (the core releases the GIL while it searches).
 """
 
@@ -63,6 +64,7 @@ import csv
 import io
 import json
 import math
+import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -86,6 +88,11 @@ __all__ = ["LeadRow", "LeadReport", "analyse_leads", "summarise_leads", "lead_gr
 Z95 = 1.959963984540054
 #: The measures a report can rank leads by.
 CRITERIA = ("mean", "p_set", "score")
+
+
+def draw_seed() -> int:
+    """A fresh seed from the system's entropy (32 bits: short enough to type back)."""
+    return secrets.randbits(32)
 
 
 def lead_groups(hand: Hand | str) -> list[tuple[Card, ...]]:
@@ -563,8 +570,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     :param known: seat -> known cards of another hand (a whole hand, or a few cards).
     :param predicate: a test of the whole deal.
     :param samples: deals to solve (the maximum, with ``stop_z``).
-    :param seed: seed of the deals (None: fresh entropy; the report says which deals only
-        when a seed is given).
+    :param seed: seed of the deals, a whole number 0 or more (None: one is drawn from
+        :mod:`secrets` and kept in ``report.seed``, so the run can be repeated).
     :param jobs: solver threads.
     :param criterion: what "best lead" means: ``"mean"`` tricks, ``"p_set"``, ``"score"``.
     :param z: the normal quantile of the intervals and of ``close``.
@@ -589,6 +596,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {', '.join(CRITERIA)}, not {criterion!r}")
     seed = check_seed(seed)
+    if seed is None:
+        seed = draw_seed()
     for name, v in (("samples", samples), ("jobs", jobs), ("batch", batch)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a whole number of at least 1, got {v!r}")

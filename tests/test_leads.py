@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -423,6 +424,28 @@ def test_cli_a_usage_error_leaves_no_empty_output_files(capsys, tmp_path):
     assert not saved.exists() and not out.exists()
     assert main(HAND_ARGS + ["--save-deals", str(saved), "-o", str(saved)]) == 2
     assert "name the same file" in capsys.readouterr().err
+
+
+def test_cli_without_seed_draws_one_that_repeats_the_run(capsys):
+    args = HAND_ARGS[:HAND_ARGS.index("--seed")] + HAND_ARGS[HAND_ARGS.index("--seed") + 2:]
+    assert "--seed" not in args
+    assert main(args) == 0
+    first = capsys.readouterr()
+    [seed] = re.findall(r"^\d+ deals, seed (\d+),", first.out, re.MULTILINE)
+    assert f"no --seed given: this run used --seed {seed} " in first.err
+    assert main(args + ["--seed", seed]) == 0
+    again = capsys.readouterr()
+    assert again.out == first.out and "no --seed given" not in again.err
+    assert main(args) == 0  # another fresh seed (the same one once in 2**32 runs)
+    assert f"seed {seed}," not in capsys.readouterr().out
+
+
+def test_api_without_seed_reports_the_seed_it_drew():
+    r = analyse_leads(WEST, "4S", "S", "none", constraints=CONSTRAINTS, samples=2)
+    assert isinstance(r.seed, int) and r.seed >= 0
+    again = analyse_leads(WEST, "4S", "S", "none", constraints=CONSTRAINTS, samples=2,
+                          seed=r.seed)
+    assert again.deals == r.deals and again.to_json() == r.to_json()
 
 
 def test_cli_known_dummy(capsys):
