@@ -5,9 +5,12 @@ jobs), then the command line."""
 
 from __future__ import annotations
 
+import io
 import json
 import math
+import os
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -446,6 +449,26 @@ def test_api_without_seed_reports_the_seed_it_drew():
     again = analyse_leads(WEST, "4S", "S", "none", constraints=CONSTRAINTS, samples=2,
                           seed=r.seed)
     assert again.deals == r.deals and again.to_json() == r.to_json()
+
+
+class _ZeroSizedTerminal(io.StringIO):
+    """stderr on a pseudo-terminal that reports a size of 0 x 0 (`script`, some CI)."""
+
+    def isatty(self):
+        return True
+
+    def fileno(self):
+        return 2
+
+
+def test_cli_progress_bar_shows_on_a_terminal_that_reports_0x0(monkeypatch):
+    err = _ZeroSizedTerminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(os, "get_terminal_size", lambda *fd: os.terminal_size((0, 0)))
+    assert main([a for a in HAND_ARGS if a != "--quiet"]) == 0
+    shown = err.getvalue()
+    assert "deals:" in shown and "/3 [" in shown and "deals/s" in shown
+    assert all(len(line) <= 80 for line in shown.split("\r"))
 
 
 def test_cli_known_dummy(capsys):
