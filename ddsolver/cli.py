@@ -559,9 +559,10 @@ _WRITERS: dict[str, type[_Writer]] = {"text": _TextWriter, "csv": _CsvWriter,
 # Shared by the batch commands
 # ---------------------------------------------------------------------------
 
-def progress_bar(total: int | None, enabled: bool):
-    """A tqdm bar on stderr counting boards, with boards/s (off when ``enabled`` is
-    false: ``--quiet``, or stderr is not a terminal)."""
+def progress_bar(total: int | None, enabled: bool, *, unit: str = "boards",
+                 desc: str | None = None):
+    """A tqdm bar on stderr counting ``unit`` (boards), with boards/s (off when ``enabled``
+    is false: ``--quiet``, or stderr is not a terminal)."""
     from tqdm import tqdm
     try:
         size = os.get_terminal_size(sys.stderr.fileno())
@@ -571,7 +572,7 @@ def progress_bar(total: int | None, enabled: bool):
     # no bar at all: tqdm hides bars below the last row.  Assume 80 x 24 there.
     sized = size.columns > 0 and size.lines > 0
     # rate_noinv_fmt: always "boards/s", never tqdm's inverted "s/board" for slow rates.
-    return tqdm(total=total, unit=" boards", file=sys.stderr, disable=not enabled,
+    return tqdm(total=total, unit=f" {unit}", desc=desc, file=sys.stderr, disable=not enabled,
                 dynamic_ncols=sized, ncols=None if sized else 80, nrows=None if sized else 24,
                 leave=False,
                 bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, "

@@ -36,7 +36,7 @@ from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability, board_vulnerability
 
 from .leads import CRITERIA, LeadReport, analyse_leads, draw_seed
-from .cli import _positive_int, _tt_mb
+from .cli import _positive_int, _tt_mb, progress_bar
 from .solver import DEFAULT_TT_MB
 
 __all__ = ["add_parser", "run", "main"]
@@ -240,19 +240,7 @@ def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
 def _progress_bar(args, label: str):
     if args.quiet or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
-    # The workaround of `ddsolver table` (cli.progress_bar): a pseudo-terminal that reports a
-    # size of 0 x 0 (`script`, some CI runners) would get no bar at all, since tqdm hides
-    # bars below the last row.  Assume 80 x 24 there.
-    try:
-        size = os.get_terminal_size(sys.stderr.fileno())
-    except (OSError, ValueError, AttributeError):
-        size = os.terminal_size((0, 0))
-    sized = size.columns > 0 and size.lines > 0
-    return tqdm(total=args.samples, desc=label, unit=" deals", file=sys.stderr, leave=False,
-                dynamic_ncols=sized, ncols=None if sized else 80, nrows=None if sized else 24,
-                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, "
-                           "{rate_noinv_fmt}]")
+    return progress_bar(args.samples, True, unit="deals", desc=label)
 
 
 # ---- output ---------------------------------------------------------------------------------
