@@ -927,26 +927,22 @@ cdef int nt_second_hand_extra(Ctx *c, uint16_t *wr) noexcept nogil:
     led suit if its second card there outranks every other hand's cards.  Adds to
     ``wr`` the ranks relied on."""
     cdef int ls = T(c).suit[0], a = (c.leader + 1) & 3, b = (c.leader + 3) & 3
-    cdef int hh, s, q, n = 0, r
+    cdef int hh, s, n = 0, r
     cdef uint32_t h, others
     hh = a if c.hand[a][ls] > c.hand[b][ls] else b
     h = c.hand[hh][ls] ^ ((<uint32_t>1) << dd_hibit(c.hand[hh][ls]))
     if h:
+        # The other hands' cards of the led suit: still in play, not hh's, not the led
+        # card (it goes with this trick).
         r = dd_hibit(h)
-        others = 0
-        for q in range(4):
-            if q != hh:
-                others |= c.hand[q][ls]
+        others = c.rem[ls] & ~c.hand[hh][ls] & ~((<uint32_t>1) << T(c).rank[0])
         if others == 0 or r > dd_hibit(others):
             n += 1
             wr[ls] |= <uint16_t>(1 << r)
     for s in range(4):
         if s == ls or c.hand[hh][s] == 0:
             continue
-        others = 0
-        for q in range(4):
-            if q != hh:
-                others |= c.hand[q][s]
+        others = c.rem[s] & ~c.hand[hh][s]   # only the led card is on the table
         if others == 0:
             n += dd_popcount(c.hand[hh][s])
         elif dd_hibit(c.hand[hh][s]) > dd_hibit(others):
@@ -1061,7 +1057,7 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
     cdef uint16_t *cwr
     cdef uint16_t trick_wr[4]
     cdef uint16_t mw[4]
-    cdef int pos = c.pos, seat, i, s, r, old_leader, winner, lt = 0, hit, thr
+    cdef int pos = c.pos, seat, i, s, r, old_leader, winner, lt = 0, hit, thr, sure
     cdef int tried[4]
     cdef uint8_t ttbest = 255, best = 255
     cdef bint maxnode, ok, result
@@ -1084,12 +1080,12 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         # other side all it needs.
         i = trick_sure_side(c, pos, wr)
         if i >= 0:
-            hit = 1
+            sure = 1
             if pos == 1 and c.trump == NOTRUMP and i == ((c.leader + 1) & 1):
-                hit += nt_second_hand_extra(c, wr)
-            if i == 0 and target <= hit:
+                sure += nt_second_hand_extra(c, wr)
+            if i == 0 and target <= sure:
                 return True
-            if i == 1 and c.tricks_left - hit < target:
+            if i == 1 and c.tricks_left - sure < target:
                 return False
         wr[0] = wr[1] = wr[2] = wr[3] = 0
 
