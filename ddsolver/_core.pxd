@@ -25,7 +25,7 @@ cdef struct Move:
 cdef struct Frame:
     Move moves[MAXMOVES]     # this ply's moves, ordered
     int nmoves               # how many
-    uint16_t wr[4]           # ranks that decided this node's result, per suit (absolute rank bits)
+    uint16_t decisive[4]     # ranks that decided this node's result, per suit (absolute rank bits)
     uint8_t killer_suit      # the move that last caused a cut-off at this ply ...
     uint8_t killer_rank      # ... (its card); tried early in sibling positions
     uint8_t tt_suit          # the transposition table's best move for this node: suit ...
@@ -65,7 +65,7 @@ cdef struct TTBlock:
 cdef struct TTHeader:
     uint64_t lenkey          # suit lengths per hand (see above)
     uint32_t first           # newest block of this key, 0 = empty header slot
-    uint8_t lt               # leader | trump << 2
+    uint8_t lead_trump       # leader | trump << 2
     uint8_t gen              # generation it was written in; another generation = empty slot
     uint8_t nblocks          # blocks in this key's chain (at most TT_CHAIN)
     uint8_t pad              # (unused)
@@ -105,3 +105,17 @@ cdef struct Ctx:
     # --- counters -----------------------------------------------------------
     uint64_t nodes           # nodes searched (the functional signature of a run)
     uint64_t probes          # transposition-table look-ups
+
+
+cdef inline Trick *current_trick(Ctx *c) noexcept nogil:
+    """The trick in progress."""
+    return &c.tricks[c.tricks_left]
+
+
+# The stages of a trick, by the number of cards already played to it: move ordering
+# weighs the lead and each following hand by its own rules.
+cdef enum:
+    LEAD = 0
+    SECOND_HAND = 1
+    THIRD_HAND = 2
+    FOURTH_HAND = 3

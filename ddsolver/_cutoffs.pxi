@@ -1,0 +1,346 @@
+# Included by _core.pyx.  Cut-offs before a trick is searched: quick tricks (sure
+# winners the side on lead can cash at once), later tricks (a trick the side on lead
+# must lose, top trumps that win in the end) and, inside a trick, the side sure to
+# win it.  Each sets the ranks it relied on, for the transposition table.
+
+cdef inline bint runs_whole_suit(Ctx *c, int seat, int s) noexcept nogil:
+    """Does ``seat`` hold at least as many of the top cards of ``s`` (in a row) as
+    any other hand holds cards of ``s``?  Then leading them from the top takes every
+    round of the suit: all of ``seat``'s cards of ``s`` win."""
+    cdef uint32_t mine = c.hand[seat][s], m = c.rem[s]
+    cdef int k = 0, q, others = 0
+    while m and (mine >> dd_hibit(m)) & 1:
+        k += 1
+        m ^= (<uint32_t>1) << dd_hibit(m)
+    for q in range(4):
+        if q != seat and dd_popcount(c.hand[q][s]) > others:
+            others = dd_popcount(c.hand[q][s])
+    return k >= others
+
+
+cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
+    """Tricks the side on lead can cash at once: the leader's own top cards, then, if
+    the leader can reach partner's top card in some suit, partner's top cards.  A
+    lower bound for the leader's side.  Sets ``decisive`` to the ranks relied on.  Stops
+    counting at ``need``: fewer ranks relied on make the result hold for more positions."""
+    cdef int seat = c.leader, pard = c.leader ^ 2, s, t = c.trump, own, alt
+    cdef uint16_t pard_decisive[4]
+    decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
+    own = cash_tricks(c, seat, decisive, need)
+    if own >= need:
+        return own
+    for s in range(4):
+        # An entry: the leader leads a small card of s, partner wins with the top card.
+        if (c.hand[seat][s] and (c.hand[pard][s] >> dd_hibit(c.rem[s])) & 1
+                and not (t != NOTRUMP and s != t
+                         and ((c.hand[(seat + 1) & 3][s] == 0 and c.hand[(seat + 1) & 3][t] != 0)
+                              or (c.hand[(seat + 3) & 3][s] == 0
+                                  and c.hand[(seat + 3) & 3][t] != 0)))):
+            pard_decisive[0] = pard_decisive[1] = pard_decisive[2] = pard_decisive[3] = 0
+            # The entry itself relies on partner holding the top card of s.
+            pard_decisive[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
+            # The leader's own winners first, then the entry and partner's winners:
+            # sound when partner can keep its winners while following or discarding
+            # on the leader's (own + partner's tricks fit in partner's hand), and in a
+            # trump contract when neither hand can be made to ruff out of turn (the
+            # leader has no trumps left after cashing, partner has none).
+            if own > 0 and (t == NOTRUMP or (c.hand[pard][t] == 0
+                                             and (c.hand[seat][t] == 0
+                                                  or runs_whole_suit(c, seat, t)))):
+                alt = cash_tricks(c, pard, pard_decisive, need - own)
+                if own + alt <= c.tricks_left:
+                    alt += own
+                    pard_decisive[0] |= decisive[0]
+                    pard_decisive[1] |= decisive[1]
+                    pard_decisive[2] |= decisive[2]
+                    pard_decisive[3] |= decisive[3]
+                elif alt > own:
+                    # Too many to keep both: partner's alone (its relied-on ranks only).
+                    pard_decisive[0] = pard_decisive[1] = pard_decisive[2] = pard_decisive[3] = 0
+                    pard_decisive[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
+                    alt = cash_tricks(c, pard, pard_decisive, need)
+            else:
+                alt = cash_tricks(c, pard, pard_decisive, need)
+            if alt > own:
+                decisive[0] = pard_decisive[0]
+                decisive[1] = pard_decisive[1]
+                decisive[2] = pard_decisive[2]
+                decisive[3] = pard_decisive[3]
+                return alt
+            break
+    if own == 0 and t != NOTRUMP:
+        own = ruff_trick(c, decisive)
+    return own
+
+
+cdef int ruff_trick(Ctx *c, uint16_t *decisive) noexcept nogil:
+    """1 if the leader can lead a suit that partner ruffs and no opponent can overruff
+    (an opponent void in it holds only lower trumps than partner's best), else 0.
+    Adds to ``decisive`` partner's top trump when its rank was relied on."""
+    cdef int seat = c.leader, pard = c.leader ^ 2, t = c.trump, s, q, opp, ptop
+    cdef bint ok, rely
+    if c.hand[pard][t] == 0:
+        return 0
+    ptop = dd_hibit(c.hand[pard][t])
+    for s in range(4):
+        if s == t or c.hand[seat][s] == 0 or c.hand[pard][s] != 0:
+            continue
+        ok = True
+        rely = False
+        for q in range(2):
+            opp = (seat + 1 + 2 * q) & 3
+            if c.hand[opp][s] == 0 and c.hand[opp][t] != 0:
+                if dd_hibit(c.hand[opp][t]) > ptop:
+                    ok = False
+                rely = True
+        if ok:
+            if rely:
+                decisive[t] |= <uint16_t>((<uint32_t>1) << ptop)
+            return 1
+    return 0
+
+
+cdef int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need) noexcept nogil:
+    """Tricks ``seat`` can take by cashing top cards from its own hand once on lead,
+    never losing the lead.  Adds to ``decisive`` the ranks relied on.
+
+    In each suit the leader runs its top cards (the highest cards still out, all in its
+    own hand); once the other hands are out of the suit, its small cards win too.  In a
+    trump contract the trumps go first: every round of them takes a trump from each
+    hand that has one, so an opponent left without trumps can no longer ruff.  A side
+    suit stops before the first round an opponent still holding trumps could ruff, and
+    before partner would be forced to ruff (holding nothing else).
+    """
+    cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
+    cdef int s, i, j, k, n, others, cnt, total = 0, t = c.trump, low
+    cdef int lt = 0, rt = 0, pt = 0
+    cdef uint32_t mine, rem, m
+    if t != NOTRUMP:
+        lt = dd_popcount(c.hand[lho][t])
+        rt = dd_popcount(c.hand[rho][t])
+        pt = dd_popcount(c.hand[pard][t])
+    for i in range(5):
+        # Trumps first (i == 0), then the side suits in order.
+        if i == 0:
+            if t == NOTRUMP:
+                continue
+            s = t
+        else:
+            s = i - 1
+            if s == t:
+                continue
+        mine = c.hand[seat][s]
+        if mine == 0:
+            continue
+        rem = c.rem[s]
+        # The run of the suit's top cards that the leader holds: its cards above
+        # every card of the suit held elsewhere (or on the table).
+        m = rem & ~mine
+        if m:
+            m = mine & ~((<uint32_t>2 << dd_hibit(m)) - 1)
+            if m == 0:
+                continue
+        else:
+            m = mine
+        k = dd_popcount(m)
+        low = dd_lobit(m)
+        n = dd_popcount(mine)
+        others = dd_popcount(c.hand[lho][s])
+        if dd_popcount(c.hand[pard][s]) > others:
+            others = dd_popcount(c.hand[pard][s])
+        if dd_popcount(c.hand[rho][s]) > others:
+            others = dd_popcount(c.hand[rho][s])
+        cnt = n if k >= others else k
+        if t != NOTRUMP:
+            if s == t:
+                lt = lt - cnt if lt > cnt else 0
+                rt = rt - cnt if rt > cnt else 0
+                pt = pt - cnt if pt > cnt else 0
+            else:
+                if lt and dd_popcount(c.hand[lho][s]) < cnt:
+                    cnt = dd_popcount(c.hand[lho][s])
+                if rt and dd_popcount(c.hand[rho][s]) < cnt:
+                    cnt = dd_popcount(c.hand[rho][s])
+                if (pt and dd_popcount(c.hand[pard][s]) < cnt
+                        and (c.hand[pard][0] | c.hand[pard][1] | c.hand[pard][2] | c.hand[pard][3])
+                            == (c.hand[pard][s] | c.hand[pard][t])):
+                    cnt = dd_popcount(c.hand[pard][s]) + 1
+        if cnt > 0:
+            # The top cards cashed were relied on by rank (the rest won by length),
+            # but no more of them than it takes to reach ``need``.
+            j = need - total
+            if j < cnt and j < k:
+                while j > 1:
+                    m ^= (<uint32_t>1) << dd_hibit(m)
+                    j -= 1
+                low = dd_hibit(m)
+            total += cnt
+            decisive[s] |= <uint16_t>((<uint32_t>1) << low)
+            if total >= need:
+                return total
+    return total
+
+
+cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive) noexcept nogil:
+    """Trump tricks ``side`` (0 = NS, 1 = EW) will win whatever happens.
+
+    Two sure counts, the larger is returned: the run of top trumps held in one hand
+    (the top trump wins whenever it is played, and its holder is never forced to
+    throw it away: it can always ruff or win with it instead); and, when the other
+    side has no trumps at all, the longer trump holding of the side: each of those
+    trumps wins the trick it is played to, and its hand can play them on different
+    tricks (only partner could make it waste one).  Sets ``decisive`` to the ranks relied
+    on (none for the second count: suit lengths are in the table key)."""
+    cdef int t = c.trump, r, seat, k = 0, low = 0, n
+    cdef uint32_t m
+    if t == NOTRUMP or c.rem[t] == 0:
+        return 0
+    n = 0
+    if c.hand[side ^ 1][t] == 0 and c.hand[side ^ 3][t] == 0:
+        n = dd_popcount(c.hand[side][t])
+        if dd_popcount(c.hand[side ^ 2][t]) > n:
+            n = dd_popcount(c.hand[side ^ 2][t])
+    m = c.rem[t]
+    r = dd_hibit(m)
+    seat = 0
+    while not (c.hand[seat][t] >> r) & 1:
+        seat += 1
+    if (seat & 1) == side:
+        while m and (c.hand[seat][t] >> dd_hibit(m)) & 1:
+            low = dd_hibit(m)
+            k += 1
+            m ^= (<uint32_t>1) << low
+    decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
+    if n >= k:
+        return n
+    decisive[t] = <uint16_t>((<uint32_t>1) << low)
+    return k
+
+
+cdef inline bint must_lose_trick(Ctx *c, uint16_t *decisive) noexcept nogil:
+    """True if the side on lead cannot win the coming trick: in every suit the leader
+    holds, an opponent has the top card and partner cannot ruff.  Sets ``decisive``."""
+    cdef int seat = c.leader, pard = c.leader ^ 2, s, t = c.trump, top
+    for s in range(4):
+        if c.hand[seat][s] == 0:
+            continue
+        top = dd_hibit(c.rem[s])
+        if ((c.hand[seat][s] | c.hand[pard][s]) >> top) & 1:
+            return False
+        if t != NOTRUMP and s != t and c.hand[pard][s] == 0 and c.hand[pard][t] != 0:
+            return False
+    decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
+    for s in range(4):
+        if c.hand[seat][s]:
+            decisive[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
+    return True
+
+
+cdef inline bint defence_sure_trick_nt(Ctx *c, uint16_t *decisive) noexcept nogil:
+    """No-trump, at the start of a trick: is the side not on lead sure of a trick?
+
+    Say it holds the top card of suit s.  Its holder keeps that card to the end (it
+    can always discard another one first), so the side on lead, to win every trick,
+    must never lead s.  Every trick led in another suit x uses up a card of x from
+    each of the leading side's hands that has one, so they can lead x at most
+    max(len, len) times.  If those counts fall short of the tricks left, the
+    defence wins one.  Sets ``decisive`` to the top card relied on."""
+    cdef int l1 = c.leader, l2 = c.leader ^ 2, s, m, n, total = 0, excl = -1, best = -1
+    for s in range(4):
+        m = dd_popcount(c.hand[l1][s])
+        n = dd_popcount(c.hand[l2][s])
+        if n > m:
+            m = n
+        total += m
+        if c.rem[s] and not ((c.hand[l1][s] | c.hand[l2][s]) >> dd_hibit(c.rem[s])) & 1:
+            if m > excl:
+                excl = m
+                best = s
+    if best < 0 or total - excl >= c.tricks_left:
+        return False
+    decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
+    decisive[best] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[best]))
+    return True
+
+
+cdef int trick_sure_side(Ctx *c, int pos, uint16_t *decisive) noexcept nogil:
+    """Inside a trick (pos >= 1): the side (0 = NS, 1 = EW) sure to win it whatever the
+    players still to play do, or -1 if that is not settled.  Adds to ``decisive`` the rank
+    relied on (the winning card's; suit lengths are in the table key)."""
+    cdef int ls = current_trick(c).suit[0], wp = current_trick(c).winpos[pos], t = c.trump
+    cdef int ws = current_trick(c).suit[wp], top = current_trick(c).rank[wp], side = (c.leader + wp) & 1
+    cdef int q, seat, r, best, sides, rside = 0
+    cdef uint32_t h
+    if ws == ls:
+        # Highest card of the led suit among the winning card and the hands to come.
+        for q in range(pos, 4):
+            seat = (c.leader + q) & 3
+            h = c.hand[seat][ls]
+            if h:
+                r = dd_hibit(h)
+                if r > top:
+                    top = r
+                    side = seat & 1
+        # Hands still to play that are void in the suit and hold trumps decide it
+        # instead: the one with the highest trump can ruff, and nobody can overruff.
+        # Its rank matters only when both sides have such a hand.
+        if t != NOTRUMP and ls != t:
+            best = -1
+            sides = 0
+            for q in range(pos, 4):
+                seat = (c.leader + q) & 3
+                if c.hand[seat][ls] == 0 and c.hand[seat][t] != 0:
+                    sides |= 1 << (seat & 1)
+                    r = dd_hibit(c.hand[seat][t])
+                    if r > best:
+                        best = r
+                        rside = seat & 1
+            if best >= 0:
+                if sides == 3:
+                    decisive[t] |= <uint16_t>(1 << best)
+                return rside
+        decisive[ls] |= <uint16_t>(1 << top)
+        return side
+    # The trick has been ruffed: only hands void in the led suit can overruff.
+    for q in range(pos, 4):
+        seat = (c.leader + q) & 3
+        if c.hand[seat][ls] == 0 and c.hand[seat][t] != 0:
+            r = dd_hibit(c.hand[seat][t])
+            if r > top:
+                top = r
+                side = seat & 1
+    decisive[t] |= <uint16_t>(1 << top)
+    return side
+
+
+cdef int nt_second_hand_extra(Ctx *c, uint16_t *decisive) noexcept nogil:
+    """No-trump, second card of a trick, when the second hand's side is sure to win it
+    by rank: sure tricks that side takes next.  The hand holding the side's highest
+    card of the led suit wins the trick and leads: it cashes the top card of every
+    other suit it holds, all of a suit nobody else holds, and the next round of the
+    led suit if its second card there outranks every other hand's cards.  Adds to
+    ``decisive`` the ranks relied on."""
+    cdef int ls = current_trick(c).suit[0], a = (c.leader + 1) & 3, b = (c.leader + 3) & 3
+    cdef int hh, s, n = 0, r
+    cdef uint32_t h, others
+    hh = a if c.hand[a][ls] > c.hand[b][ls] else b
+    h = c.hand[hh][ls] ^ ((<uint32_t>1) << dd_hibit(c.hand[hh][ls]))
+    if h:
+        # The other hands' cards of the led suit: still in play, not hh's, not the led
+        # card (it goes with this trick).
+        r = dd_hibit(h)
+        others = c.rem[ls] & ~c.hand[hh][ls] & ~((<uint32_t>1) << current_trick(c).rank[0])
+        if others == 0 or r > dd_hibit(others):
+            n += 1
+            decisive[ls] |= <uint16_t>(1 << r)
+    for s in range(4):
+        if s == ls or c.hand[hh][s] == 0:
+            continue
+        others = c.rem[s] & ~c.hand[hh][s]   # only the led card is on the table
+        if others == 0:
+            n += dd_popcount(c.hand[hh][s])
+        elif dd_hibit(c.hand[hh][s]) > dd_hibit(others):
+            n += 1
+            decisive[s] |= <uint16_t>(1 << dd_hibit(c.hand[hh][s]))
+    return n
+

@@ -1,0 +1,246 @@
+# Included by _core.pyx.  The search: making and unmaking a card and a trick, the
+# forced last trick, and search() itself, a boolean alpha-beta on a target, by
+# numbered steps.
+
+cdef inline void play_card(Ctx *c, int seat, int s, int r) noexcept nogil:
+    """Put (s, r) from ``seat`` on the trick; c.pos is not advanced here."""
+    cdef int pos = c.pos, w
+    c.hand[seat][s] ^= <uint16_t>(1 << r)
+    c.lenkey -= (<uint64_t>1) << (4 * (4 * seat + s))
+    current_trick(c).suit[pos] = <uint8_t>s
+    current_trick(c).rank[pos] = <uint8_t>r
+    if pos == LEAD:
+        current_trick(c).winpos[1] = 0
+    else:
+        w = current_trick(c).winpos[pos]
+        if (s == current_trick(c).suit[w] and r > current_trick(c).rank[w]) or (s == c.trump and current_trick(c).suit[w] != c.trump):
+            current_trick(c).winpos[pos + 1] = <uint8_t>pos
+        else:
+            current_trick(c).winpos[pos + 1] = <uint8_t>w
+
+
+cdef inline void unplay_card(Ctx *c, int seat, int s, int r) noexcept nogil:
+    """Take (s, r) back into ``seat``'s hand."""
+    c.hand[seat][s] ^= <uint16_t>(1 << r)
+    c.lenkey += (<uint64_t>1) << (4 * (4 * seat + s))
+
+
+cdef inline int finish_trick(Ctx *c, uint16_t *trick_decisive) noexcept nogil:
+    """Close a full trick: remove its cards, set the next leader.  Returns the winner's seat.
+
+    ``trick_decisive`` gets the winning card's rank if it beat another card of its
+    suit (then its rank mattered); a lone card of its suit wins whatever its rank.
+    """
+    cdef int k, wp = current_trick(c).winpos[4]
+    cdef int ws = current_trick(c).suit[wp]
+    cdef int winner = (c.leader + wp) & 3
+    cdef Trick *t = current_trick(c)
+    cdef int s, i
+    cdef uint32_t x
+    trick_decisive[0] = trick_decisive[1] = trick_decisive[2] = trick_decisive[3] = 0
+    t.prevseq[0] = c.seq[0]
+    t.prevseq[1] = c.seq[1]
+    t.prevseq[2] = c.seq[2]
+    t.prevseq[3] = c.seq[3]
+    for k in range(4):
+        s = t.suit[k]
+        # Drop the card's 2 owner bits from the suit's sequence; lower cards move up.
+        i = dd_popcount(c.rem[s] >> (t.rank[k] + 1))
+        x = c.seq[s]
+        c.seq[s] = (x & ~((<uint32_t>1 << (26 - 2 * i)) - 1)) | ((x << 2) & ((<uint32_t>1 << (26 - 2 * i)) - 1))
+        c.rem[s] ^= <uint16_t>(1 << t.rank[k])
+        if k != wp and s == ws:
+            trick_decisive[ws] = <uint16_t>(1 << t.rank[wp])
+    c.leader = winner
+    c.pos = 0
+    c.tricks_left -= 1
+    return winner
+
+
+cdef inline void unfinish_trick(Ctx *c, int leader) noexcept nogil:
+    cdef int k
+    c.tricks_left += 1
+    cdef Trick *t = current_trick(c)
+    for k in range(4):
+        c.rem[t.suit[k]] ^= <uint16_t>(1 << t.rank[k])
+        c.seq[k] = t.prevseq[k]
+    c.leader = leader
+    c.pos = 3
+
+
+cdef bint last_trick(Ctx *c, int target, uint16_t *decisive) noexcept nogil:
+    """One card in each hand: the play is forced."""
+    cdef int q, seat, s, r, wp = 0
+    cdef int ws = -1, win_rank = 0
+    cdef int ls = -1
+    cdef int suits[4]
+    cdef int ranks[4]
+    for q in range(4):
+        seat = (c.leader + q) & 3
+        for s in range(4):
+            if c.hand[seat][s]:
+                suits[q] = s
+                ranks[q] = dd_hibit(c.hand[seat][s])
+                break
+    ws = suits[0]
+    win_rank = ranks[0]
+    for q in range(1, 4):
+        if (suits[q] == ws and ranks[q] > win_rank) or (suits[q] == c.trump and ws != c.trump):
+            ws = suits[q]
+            win_rank = ranks[q]
+            wp = q
+    for q in range(4):
+        if q != wp and suits[q] == ws:
+            decisive[ws] = <uint16_t>(1 << win_rank)
+    return (((c.leader + wp) & 3) & 1) == 0 and target <= 1
+
+
+cdef bint search(Ctx *c, int target) noexcept nogil:
+    """Can North-South take at least ``target`` of the tricks from here (the current
+    trick included)?  Leaves in c.frames[c.ply].decisive the ranks the answer depended on."""
+    cdef int ply = c.ply
+    cdef Frame *f = &c.frames[ply]
+    cdef uint16_t *decisive = f.decisive
+    cdef uint16_t *child_decisive
+    cdef uint16_t trick_decisive[4]
+    cdef uint16_t move_decisive[4]
+    cdef int pos = c.pos, seat, i, s, r, old_leader, winner, lead_trump = 0, hit, small_below, sure
+    cdef int tried[4]
+    cdef uint8_t ttbest = 255, best = 255
+    cdef bint maxnode, ok, result
+    cdef uint64_t lenkey = 0
+    cdef uint32_t *seq = NULL
+    cdef Move *m
+    decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
+
+    # Step 1. Settled by arithmetic: nothing more needed, or more than is left.
+    if target <= 0:
+        return True
+    if target > c.tricks_left:
+        return False
+    c.nodes += 1
+
+    if pos > LEAD and (target == 1 or target == c.tricks_left
+                    or (pos == SECOND_HAND and c.trump == NOTRUMP)):
+        # Step 2a. A side sure to win this trick (and, at the second card in
+        # no-trump, the tricks it cashes next) has all it needs, or denies the
+        # other side all it needs.
+        i = trick_sure_side(c, pos, decisive)
+        if i >= 0:
+            sure = 1
+            if pos == SECOND_HAND and c.trump == NOTRUMP and i == ((c.leader + 1) & 1):
+                sure += nt_second_hand_extra(c, decisive)
+            if i == 0 and target <= sure:
+                return True
+            if i == 1 and c.tricks_left - sure < target:
+                return False
+        decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
+
+    if pos == LEAD:
+        # Step 2. The last trick is forced.
+        if c.tricks_left == 1:
+            return last_trick(c, target, decisive)
+        # The table's header slot is a cache miss: start loading it now, while the
+        # cut-offs below are computed.
+        lenkey = c.lenkey
+        lead_trump = c.leader | (c.trump << 2)
+        dd_prefetch(&c.headers[slot_of(c, lenkey, lead_trump)])
+        # Step 3. Quick tricks: the side on lead cashes sure winners.
+        i = quick_tricks(c, decisive, target if (c.leader & 1) == 0 else c.tricks_left - target + 1)
+        if (c.leader & 1) == 0:
+            if i >= target:
+                return True
+        elif c.tricks_left - i < target:
+            return False
+        # Step 3b. Later tricks: a trick the side on lead must lose now; top trumps
+        # that win in the end, whoever is on lead.
+        if target == c.tricks_left if (c.leader & 1) == 0 else target == 1:
+            # The side on lead needs every trick.
+            if i == 0 and must_lose_trick(c, decisive):
+                return (c.leader & 1) == 1
+            if c.trump == NOTRUMP and defence_sure_trick_nt(c, decisive):
+                return (c.leader & 1) == 1
+
+        if c.trump != NOTRUMP:
+            if c.tricks_left - sure_trump_tricks(c, 1, decisive) < target:
+                return False
+            if sure_trump_tricks(c, 0, decisive) >= target:
+                return True
+        decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
+        # Step 4. Transposition table.
+        seq = c.seq
+        hit = tt_probe(c, lenkey, lead_trump, seq, target, decisive, &ttbest)
+        if hit >= 0:
+            return hit == 1
+        f.tt_suit = ttbest >> 4
+        f.tt_place = ttbest if ttbest == 255 else (ttbest & 15)
+
+    # Step 5. Generate and order this hand's moves.
+    seat = (c.leader + pos) & 3
+    maxnode = (seat & 1) == 0
+    gen_moves(c, f, seat, pos)
+    result = not maxnode
+
+    # Step 6. Try each move; MAX needs one success, MIN one failure.
+    child_decisive = c.frames[ply + 1].decisive
+    tried[0] = tried[1] = tried[2] = tried[3] = 99
+    for i in range(f.nmoves):
+        m = next_move(f, i)
+        s = m.suit
+        r = m.rank
+        # A card below every rank that has mattered so far in its suit, when a
+        # card of that suit also below them has been tried, leads to the same
+        # abstract position: its result is already known.
+        small_below = dd_lobit(decisive[s]) if decisive[s] else 16
+        if r < small_below and tried[s] < small_below:
+            continue
+        if r < tried[s]:
+            tried[s] = r
+        play_card(c, seat, s, r)
+        c.ply = ply + 1
+        if pos < FOURTH_HAND:
+            c.pos = pos + 1
+            ok = search(c, target)
+            c.pos = pos
+            trick_decisive[0] = trick_decisive[1] = trick_decisive[2] = trick_decisive[3] = 0
+        else:
+            old_leader = c.leader
+            winner = finish_trick(c, trick_decisive)
+            ok = search(c, target - (1 if (winner & 1) == 0 else 0))
+            unfinish_trick(c, old_leader)
+        c.ply = ply
+        unplay_card(c, seat, s, r)
+        # The ranks this move's result relied on: the subtree's and this trick's.
+        move_decisive[0] = child_decisive[0] | trick_decisive[0]
+        move_decisive[1] = child_decisive[1] | trick_decisive[1]
+        move_decisive[2] = child_decisive[2] | trick_decisive[2]
+        move_decisive[3] = child_decisive[3] | trick_decisive[3]
+        # The move stood for its whole group of touching cards.  If its own rank
+        # mattered, so does the rank of every card of the group: elsewhere those
+        # cards need not touch.
+        if (m.group & (m.group - 1)) and move_decisive[s] and r >= dd_lobit(move_decisive[s]):
+            move_decisive[s] |= <uint16_t>(m.group & -m.group)
+        if ok == maxnode:
+            # Cut-off: this move alone decides the node.
+            f.killer_suit = <uint8_t>s
+            f.killer_rank = <uint8_t>r
+            best = <uint8_t>((s << 4) | dd_popcount(c.rem[s] >> (r + 1)))
+            result = ok
+            decisive[0] = move_decisive[0]
+            decisive[1] = move_decisive[1]
+            decisive[2] = move_decisive[2]
+            decisive[3] = move_decisive[3]
+            break
+        decisive[0] |= move_decisive[0]
+        decisive[1] |= move_decisive[1]
+        decisive[2] |= move_decisive[2]
+        decisive[3] |= move_decisive[3]
+
+    # Step 7. Remember the bound at trick boundaries.
+    if pos == LEAD:
+        if result:
+            tt_store(c, lenkey, lead_trump, seq, decisive, target, c.tricks_left, best)
+        else:
+            tt_store(c, lenkey, lead_trump, seq, decisive, 0, target - 1, best)
+    return result
+

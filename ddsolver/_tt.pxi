@@ -1,0 +1,191 @@
+# Included by _core.pyx.  The transposition table: its keys (suit lengths per hand,
+# the owners of each suit's cards by relative rank), probe, store and clear.  Layouts
+# are in _core.pxd.  Partition search: an entry keeps only the ranks that decided its
+# result, so one entry covers every position that agrees with it on those ranks.
+
+
+# Sizes of the packed layouts; tests read them to keep the layouts honest.
+ENTRY_SIZE = sizeof(TTEntry)
+BLOCK_SIZE = sizeof(TTBlock)
+HEADER_SIZE = sizeof(TTHeader)
+assert sizeof(TTEntry) == 40, sizeof(TTEntry)
+assert sizeof(TTHeader) == 16, sizeof(TTHeader)
+
+# TOP_MASK[k]: the bits of a 26-bit owner sequence covering its top k cards.
+cdef uint32_t TOP_MASK[14]
+for _k in range(14):
+    TOP_MASK[_k] = 0 if _k == 0 else (((1 << (2 * _k)) - 1) << (26 - 2 * _k))
+
+
+cdef inline uint64_t make_lenkey(Ctx *c) noexcept nogil:
+    cdef uint64_t k = 0
+    cdef int seat, s
+    for seat in range(4):
+        for s in range(4):
+            k |= (<uint64_t>dd_popcount(c.hand[seat][s])) << (4 * (4 * seat + s))
+    return k
+
+
+cdef inline void make_seq(Ctx *c, uint32_t *seq) noexcept nogil:
+    """Owner of every remaining card of each suit, highest first (2 bits a card)."""
+    cdef int s, r, n
+    cdef uint32_t x, m
+    for s in range(4):
+        x = 0
+        n = 0
+        m = c.rem[s]
+        while m:
+            r = dd_hibit(m)
+            m ^= (<uint32_t>1) << r
+            x = (x << 2) | (((c.hand[1][s] >> r) & 1) + 2 * ((c.hand[2][s] >> r) & 1)
+                            + 3 * ((c.hand[3][s] >> r) & 1))
+            n += 1
+        seq[s] = x << (2 * (13 - n))
+
+
+cdef inline uint32_t slot_of(Ctx *c, uint64_t lenkey, int lead_trump) noexcept nogil:
+    cdef uint64_t h = (lenkey ^ (<uint64_t>lead_trump * 0x9E3779B97F4A7C15ULL)) * 0xD6E8FEB86659FD93ULL
+    h ^= h >> 32
+    return <uint32_t>(h & (c.nslots - 1))
+
+
+cdef void tt_clear(Ctx *c) noexcept nogil:
+    """Empty the table in O(1): headers of an older generation read as empty slots, so
+    clearing moves the generation on; the headers are zeroed only when it wraps."""
+    c.gen = <uint8_t>(c.gen + 1)
+    if c.gen == 0:
+        memset(c.headers, 0, c.nslots * sizeof(TTHeader))
+        c.gen = 1
+    c.used = 1
+    c.nheaders = 0
+
+
+cdef inline TTHeader *find_header(Ctx *c, uint64_t lenkey, int lead_trump) noexcept nogil:
+    """The header slot of this key: its own, or the empty slot where it would go."""
+    cdef uint32_t i = slot_of(c, lenkey, lead_trump)
+    cdef TTHeader *h
+    while True:
+        h = &c.headers[i]
+        if h.gen != c.gen:
+            # Left over from before the last clear: an empty slot (made so for good,
+            # as callers read ``first`` to tell).
+            h.gen = c.gen
+            h.first = 0
+            return h
+        if h.first == 0 or (h.lenkey == lenkey and h.lead_trump == lead_trump):
+            return h
+        i = (i + 1) & (c.nslots - 1)
+
+
+cdef inline void entry_decisive(Ctx *c, TTEntry *e, uint16_t *decisive) noexcept nogil:
+    """The ranks an entry relied on, in the current position: its k-th highest card per suit."""
+    cdef int s, k
+    cdef uint32_t m
+    cdef const uint32_t *mask = <const uint32_t *>e.mask
+    for s in range(4):
+        decisive[s] = 0
+        k = dd_popcount(mask[s]) >> 1
+        if k:
+            m = c.rem[s]
+            while k > 1:
+                m ^= (<uint32_t>1) << dd_hibit(m)
+                k -= 1
+            decisive[s] = <uint16_t>((<uint32_t>1) << dd_hibit(m))
+
+
+cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq, int target,
+                         uint16_t *decisive, uint8_t *best) noexcept nogil:
+    """1 if a stored bound proves NS reach ``target``, 0 if it proves they don't, -1 if unknown.
+    On -1, ``best`` gets the best move of the newest matching entry that has one (else 255)."""
+    cdef TTHeader *h = find_header(c, lenkey, lead_trump)
+    cdef uint32_t b = h.first
+    cdef TTBlock *blk
+    cdef TTEntry *e
+    cdef int i
+    cdef uint64_t s01 = (<uint64_t *>seq)[0], s23 = (<uint64_t *>seq)[1]
+    best[0] = 255
+    c.probes += 1
+    while b:
+        blk = &c.blocks[b]
+        for i in range(<int>blk.n - 1, -1, -1):   # newest first
+            e = &blk.e[i]
+            if (s01 & e.mask[0]) == e.seq[0] and (s23 & e.mask[1]) == e.seq[1]:
+                if e.lower >= target:
+                    entry_decisive(c, e, decisive)
+                    return 1
+                if e.upper < target:
+                    entry_decisive(c, e, decisive)
+                    return 0
+                if best[0] == 255:
+                    best[0] = e.best
+        b = blk.next
+    return -1
+
+
+cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq, uint16_t *decisive,
+                          int lower, int upper, uint8_t best) noexcept nogil:
+    """Record bounds for every position that agrees with this one on the ranks in ``decisive``."""
+    cdef uint32_t mask[4]
+    cdef uint32_t eseq[4]
+    cdef int s, i
+    for s in range(4):
+        mask[s] = TOP_MASK[dd_popcount(c.rem[s] >> dd_lobit(decisive[s])) if decisive[s] else 0]
+        eseq[s] = seq[s] & mask[s]
+    cdef uint64_t m01 = (<uint64_t *>mask)[0], m23 = (<uint64_t *>mask)[1]
+    cdef uint64_t e01 = (<uint64_t *>eseq)[0], e23 = (<uint64_t *>eseq)[1]
+    cdef TTHeader *h = find_header(c, lenkey, lead_trump)
+    cdef uint32_t b = h.first, prev
+    cdef TTBlock *blk
+    cdef TTEntry *e
+    while b:
+        blk = &c.blocks[b]
+        for i in range(blk.n):
+            e = &blk.e[i]
+            if e.mask[0] == m01 and e.mask[1] == m23 and e.seq[0] == e01 and e.seq[1] == e23:
+                if lower > e.lower:
+                    e.lower = <int8_t>lower
+                if upper < e.upper:
+                    e.upper = <int8_t>upper
+                if best != 255:
+                    e.best = best
+                return
+        b = blk.next
+    # A new entry: in the newest block if it has room, else in a new block.
+    b = h.first
+    if b == 0 or c.blocks[b].n == TT_BLOCK:
+        if c.used >= c.capacity or (h.first == 0 and 2 * (c.nheaders + 1) > c.nslots):
+            # Full: start again.  Bounded memory matters more than keeping old entries.
+            tt_clear(c)
+            c.tt_resets += 1
+            h = find_header(c, lenkey, lead_trump)
+        if h.first == 0:
+            c.nheaders += 1
+            h.lenkey = lenkey
+            h.lead_trump = <uint8_t>lead_trump
+            h.nblocks = 0
+        if h.nblocks >= TT_CHAIN:
+            # The key's chain is as long as it may be: its oldest block becomes the
+            # newest (the oldest entries go; the probe cost stays bounded).
+            prev = h.first
+            while c.blocks[c.blocks[prev].next].next:
+                prev = c.blocks[prev].next
+            b = c.blocks[prev].next
+            c.blocks[prev].next = 0
+        else:
+            b = c.used
+            c.used += 1
+            h.nblocks += 1
+        c.blocks[b].n = 0
+        c.blocks[b].next = h.first
+        h.first = b
+    blk = &c.blocks[b]
+    e = &blk.e[blk.n]
+    blk.n += 1
+    e.mask[0] = m01
+    e.mask[1] = m23
+    e.seq[0] = e01
+    e.seq[1] = e23
+    e.lower = <int8_t>lower
+    e.upper = <int8_t>upper
+    e.best = best
+
