@@ -10,6 +10,7 @@
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef enum:
+    CUTOFF_BITS = 16     # the cut-off cache has 2**CUTOFF_BITS slots
     MAXPLY = 56          # plies in one search (52 cards, with room)
     MAXMOVES = 14        # move groups a hand can have at one ply (13 cards + spare)
     NOTRUMP = 4
@@ -30,6 +31,7 @@ cdef struct Frame:
     uint8_t killer_rank      # ... (its card); tried early in sibling positions
     uint8_t tt_suit          # the transposition table's best move for this node: suit ...
     uint8_t tt_place         # ... and its place from the top of the suit (255: none)
+    uint32_t cut_slot        # at a lead: this node's slot in the cut-off cache (Ctx.cutoff)
 
 
 # Transposition table.  One entry describes a set of positions at a trick
@@ -93,6 +95,9 @@ cdef struct Ctx:
                              # at trick boundaries; a card on the table counts for its player)
     int ply                  # depth from the root of this search
     Frame frames[MAXPLY]     # per-ply move lists and results, preallocated
+    uint16_t cutoff[1 << CUTOFF_BITS]   # the cut-off cache: by a hash of the leader's
+                             # hand (see cutoff_slot), the lead that last caused a cut-off
+                             # with it, suit << 4 | rank (0: none); an ordering hint only
     # --- transposition table ------------------------------------------------
     TTHeader *headers        # open addressing on (lenkey, lt), linear probing
     TTBlock *blocks          # block pool; index 0 is never used
@@ -105,6 +110,7 @@ cdef struct Ctx:
     # --- counters -----------------------------------------------------------
     uint64_t nodes           # nodes searched (the functional signature of a run)
     uint64_t probes          # transposition-table look-ups
+    uint64_t trick_nodes[14] # nodes entered at a trick's start, by tricks left (DDS counts these)
 
 
 cdef inline Trick *current_trick(Ctx *c) noexcept nogil:

@@ -23,6 +23,9 @@ class Core:
     @property
     def tt_resets(self) -> int: ...
     @property
+    def trick_nodes(self) -> list[int]:
+        """Nodes entered at a trick's start, by tricks left (14 counts, index 0 unused)."""
+    @property
     def probes(self) -> int:
         """Transposition-table look-ups so far: a tuning aid."""
     def clear(self) -> None: ...

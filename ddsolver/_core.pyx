@@ -177,6 +177,12 @@ cdef class Core:
         return self.c.nodes
 
     @property
+    def trick_nodes(self):
+        """Nodes entered at the start of a trick since this solver was made, by tricks
+        left: a list of 14 counts (index 0 unused).  DDS's ``nodes`` counts these."""
+        return [self.c.trick_nodes[i] for i in range(14)]
+
+    @property
     def probes(self):
         """Transposition-table look-ups since this solver was made."""
         return self.c.probes

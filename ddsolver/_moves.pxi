@@ -1,8 +1,11 @@
 # Included by _core.pyx.  Move generation and ordering: equivalent touching cards are
 # one move (add_groups); moves are weighed by stage of the trick -- the lead
 # (weigh_lead), second, third and fourth hand (weigh_follow) -- with bonuses for the
-# table's best move and the last cut-off at the ply (boost_killer), and taken best
-# first (next_move).
+# table's best move and the last cut-off at the ply (boost_killer) and the cut-off
+# cache's lead for this hand (boost_cutoff), and taken best first (next_move).
+cdef enum:
+    CUTOFF_BONUS = 30        # weight added to the cut-off cache's lead (20: +2.8% nodes, 40: +2.4%)
+
 
 cdef inline void add_groups(Ctx *c, Frame *f, int seat, int s) noexcept nogil:
     """One move per run of touching cards of ``seat`` in suit ``s``.
@@ -322,8 +325,41 @@ cdef void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
     if pos == LEAD:
         weigh_lead(c, f, seat)
         boost_killer(c, f)
+        boost_cutoff(c, f, seat)
     else:
         weigh_follow(c, f, seat, pos)
+
+
+cdef inline uint32_t cutoff_slot(Ctx *c, int seat) noexcept nogil:
+    """The cut-off cache slot of a lead: a hash of the leader's seat, its whole hand and
+    the trump suit (what bridge-solver keys its cut-off cache by, at the lead)."""
+    cdef uint64_t h = ((<uint64_t>c.hand[seat][0]) | (<uint64_t>c.hand[seat][1] << 16)
+                       | (<uint64_t>c.hand[seat][2] << 32) | (<uint64_t>c.hand[seat][3] << 48))
+    h = (h ^ (<uint64_t>((seat << 2) | (c.trump << 4)) * 0x9E3779B97F4A7C15ULL)) * 0xD6E8FEB86659FD93ULL
+    return <uint32_t>(h >> (64 - CUTOFF_BITS))
+
+
+cdef inline void boost_cutoff(Ctx *c, Frame *f, int seat) noexcept nogil:
+    """A bonus for the lead that last caused a cut-off with this same hand on lead (same
+    cache slot), if it is one of this node's moves.
+
+    Measured (node counts, tables of 20 deals): -9.7% with the lead's cache alone.  The
+    same cache when following suit (keyed by the led suit's cards in play, the mover's,
+    and the winning card) changed nothing -- the follow ordering already puts the
+    cut-off card first nearly always -- and when discarding or ruffing (keyed by the
+    whole hand and the winning card) it cost +35% to +75%: so only the lead has one."""
+    cdef uint32_t slot = cutoff_slot(c, seat)
+    cdef int i, card, s, r
+    f.cut_slot = slot
+    card = c.cutoff[slot]
+    if card == 0:
+        return
+    s = card >> 4
+    r = card & 15
+    for i in range(f.nmoves):
+        if f.moves[i].suit == s and (f.moves[i].group >> r) & 1:
+            f.moves[i].weight += CUTOFF_BONUS
+            return
 
 
 cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:

@@ -119,6 +119,8 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
     if target > c.tricks_left:
         return False
     c.nodes += 1
+    if pos == LEAD:
+        c.trick_nodes[c.tricks_left] += 1
 
     if pos > LEAD and (target == 1 or target == c.tricks_left
                     or (pos == SECOND_HAND and c.trump == NOTRUMP)):
@@ -224,6 +226,8 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
             # Cut-off: this move alone decides the node.
             f.killer_suit = <uint8_t>s
             f.killer_rank = <uint8_t>r
+            if pos == LEAD:
+                c.cutoff[f.cut_slot] = <uint16_t>((s << 4) | r)
             best = <uint8_t>((s << 4) | dd_popcount(c.rem[s] >> (r + 1)))
             result = ok
             decisive[0] = move_decisive[0]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-SIGNATURE = 33960070
+SIGNATURE = 29289080
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "signature.py"
 
