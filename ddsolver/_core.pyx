@@ -37,7 +37,7 @@ include "_search.pxi"
 
 cdef int mtd(Ctx *c, int guess) noexcept nogil:
     """North-South's tricks from the current point (current trick included), exactly."""
-    cdef int lo = 0, hi = c.tricks_left, t
+    cdef int lo = 0, hi = c.tricks_left, t, v
     cdef int ply = c.ply
     if guess < 0:
         guess = (hi + 1) // 2
@@ -48,12 +48,14 @@ cdef int mtd(Ctx *c, int guess) noexcept nogil:
         if t > hi:
             t = hi
         c.ply = ply
-        if search(c, t):
-            lo = t
-            guess = t + 1
+        # The search is fail-soft: its answer may move a bound past t.
+        v = search(c, t)
+        if v >= t:
+            lo = v
+            guess = v + 1
         else:
-            hi = t - 1
-            guess = t - 1
+            hi = v
+            guess = v
     c.ply = ply
     return lo
 
@@ -258,7 +260,7 @@ cdef class Core:
         with nogil:
             load_position(self.c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
             self.c.ply = 0
-            result = search(self.c, target)
+            result = search(self.c, target) >= target
         return bool(result)
 
     def card_scores(self, tuple hands, int trump, int leader, bytes played=b""):
@@ -266,7 +268,7 @@ cdef class Core:
         here (the trick in progress counted).  Returns a list of (card, score) with
         card = suit * 16 + rank, plus the mover's seat: ``(seat, [(card, score), ...])``."""
         cdef uint16_t hm[16]
-        cdef int i, n, ns_won = 0, seat, pos, k, nm, old_leader = 0, winner, best, v, total, bonus
+        cdef int i, n, ns_won = 0, seat, pos, k, nm, old_leader = 0, winner, best, v, total, bonus, r
         cdef const uint8_t *pp = played
         cdef int np = len(played)
         cdef Move moves[MAXMOVES]
@@ -298,13 +300,21 @@ cdef class Core:
                     old_leader = c.leader
                     winner = finish_trick(c, trick_decisive)
                     bonus = 1 if (winner & 1) == 0 else 0
+                # Walk v from the position's value towards this card's, trusting the
+                # search's fail-soft bounds to jump several tricks at once.
                 v = best
                 if (seat & 1) == 0:
-                    while v > 0 and not search(c, v - bonus):
-                        v -= 1
+                    while v > 0:
+                        r = search(c, v - bonus) + bonus
+                        if r >= v:
+                            break
+                        v = r
                 else:
-                    while v < total and search(c, v + 1 - bonus):
-                        v += 1
+                    while v < total:
+                        r = search(c, v + 1 - bonus) + bonus
+                        if r < v + 1:
+                            break
+                        v = r if r < total else total
                 if pos < 3:
                     c.pos = pos
                 else:

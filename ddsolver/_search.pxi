@@ -68,8 +68,8 @@ cdef inline void unfinish_trick(Ctx *c, int leader) noexcept nogil:
     c.pos = 3
 
 
-cdef bint last_trick(Ctx *c, int target, uint16_t *decisive) noexcept nogil:
-    """One card in each hand: the play is forced."""
+cdef int last_trick(Ctx *c, uint16_t *decisive) noexcept nogil:
+    """One card in each hand: the play is forced.  North-South's tricks (0 or 1)."""
     cdef int q, seat, s, r, wp = 0
     cdef int ws = -1, win_rank = 0
     cdef int ls = -1
@@ -92,12 +92,15 @@ cdef bint last_trick(Ctx *c, int target, uint16_t *decisive) noexcept nogil:
     for q in range(4):
         if q != wp and suits[q] == ws:
             decisive[ws] = <uint16_t>(1 << win_rank)
-    return (((c.leader + wp) & 3) & 1) == 0 and target <= 1
+    return 1 if (((c.leader + wp) & 3) & 1) == 0 else 0
 
 
-cdef bint search(Ctx *c, int target) noexcept nogil:
+cdef int search(Ctx *c, int target) noexcept nogil:
     """Can North-South take at least ``target`` of the tricks from here (the current
-    trick included)?  Leaves in c.frames[c.ply].decisive the ranks the answer depended on."""
+    trick included)?  Fail-soft: the value v returned is a bound on North-South's
+    tricks from here -- a lower bound if v >= target (yes), an upper bound if
+    v < target (no) -- often tighter than the target alone, which the table keeps and
+    the MTD driver uses.  Leaves in c.frames[c.ply].decisive the ranks it depended on."""
     cdef int ply = c.ply
     cdef Frame *f = &c.frames[ply]
     cdef uint16_t *decisive = f.decisive
@@ -105,9 +108,10 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
     cdef uint16_t trick_decisive[4]
     cdef uint16_t move_decisive[4]
     cdef int pos = c.pos, seat, i, s, r, old_leader, winner, lead_trump = 0, hit, small_below, sure
+    cdef int v, won, value
     cdef int tried[4]
     cdef uint8_t ttbest = 255, best = 255
-    cdef bint maxnode, ok, result
+    cdef bint maxnode
     cdef uint64_t lenkey = 0
     cdef uint32_t *seq = NULL
     cdef Move *m
@@ -115,9 +119,9 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
 
     # Step 1. Settled by arithmetic: nothing more needed, or more than is left.
     if target <= 0:
-        return True
+        return 0
     if target > c.tricks_left:
-        return False
+        return c.tricks_left
     c.nodes += 1
     if pos == LEAD:
         c.trick_nodes[c.tricks_left] += 1
@@ -133,47 +137,51 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
             if pos == SECOND_HAND and c.trump == NOTRUMP and i == ((c.leader + 1) & 1):
                 sure += nt_second_hand_extra(c, decisive)
             if i == 0 and target <= sure:
-                return True
+                return sure
             if i == 1 and c.tricks_left - sure < target:
-                return False
+                return c.tricks_left - sure
         decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
 
     if pos == LEAD:
         # Step 2. The last trick is forced.
         if c.tricks_left == 1:
-            return last_trick(c, target, decisive)
+            return last_trick(c, decisive)
         # The table's header slot is a cache miss: start loading it now, while the
         # cut-offs below are computed.
         lenkey = c.lenkey
         lead_trump = c.leader | (c.trump << 2)
         dd_prefetch(&c.headers[slot_of(c, lenkey, lead_trump)])
-        # Step 3. Quick tricks: the side on lead cashes sure winners.
+        # Step 3. Quick tricks: the side on lead cashes sure winners.  The count
+        # stops at what is needed, and the ranks relied on support no more than
+        # that: the bound returned is the target's.
         i = quick_tricks(c, decisive, target if (c.leader & 1) == 0 else c.tricks_left - target + 1)
         if (c.leader & 1) == 0:
             if i >= target:
-                return True
+                return target
         elif c.tricks_left - i < target:
-            return False
+            return target - 1
         # Step 3b. Later tricks: a trick the side on lead must lose now; top trumps
         # that win in the end, whoever is on lead.
         if target == c.tricks_left if (c.leader & 1) == 0 else target == 1:
             # The side on lead needs every trick.
             if i == 0 and must_lose_trick(c, decisive):
-                return (c.leader & 1) == 1
+                return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
             if c.trump == NOTRUMP and defence_sure_trick_nt(c, decisive):
-                return (c.leader & 1) == 1
+                return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
 
         if c.trump != NOTRUMP:
-            if c.tricks_left - sure_trump_tricks(c, 1, decisive) < target:
-                return False
-            if sure_trump_tricks(c, 0, decisive) >= target:
-                return True
+            v = c.tricks_left - sure_trump_tricks(c, 1, decisive)
+            if v < target:
+                return v
+            v = sure_trump_tricks(c, 0, decisive)
+            if v >= target:
+                return v
         decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
         # Step 4. Transposition table.
         seq = c.seq
         hit = tt_probe(c, lenkey, lead_trump, seq, target, decisive, &ttbest)
         if hit >= 0:
-            return hit == 1
+            return hit
         f.tt_suit = ttbest >> 4
         f.tt_place = ttbest if ttbest == 255 else (ttbest & 15)
 
@@ -181,7 +189,8 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
     seat = (c.leader + pos) & 3
     maxnode = (seat & 1) == 0
     gen_moves(c, f, seat, pos)
-    result = not maxnode
+    # MAX keeps the best value of its moves, MIN the worst.
+    value = -1 if maxnode else 99
 
     # Step 6. Try each move; MAX needs one success, MIN one failure.
     child_decisive = c.frames[ply + 1].decisive
@@ -202,13 +211,14 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         c.ply = ply + 1
         if pos < FOURTH_HAND:
             c.pos = pos + 1
-            ok = search(c, target)
+            v = search(c, target)
             c.pos = pos
             trick_decisive[0] = trick_decisive[1] = trick_decisive[2] = trick_decisive[3] = 0
         else:
             old_leader = c.leader
             winner = finish_trick(c, trick_decisive)
-            ok = search(c, target - (1 if (winner & 1) == 0 else 0))
+            won = 1 if (winner & 1) == 0 else 0
+            v = search(c, target - won) + won
             unfinish_trick(c, old_leader)
         c.ply = ply
         unplay_card(c, seat, s, r)
@@ -222,14 +232,15 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
         # cards need not touch.
         if (m.group & (m.group - 1)) and move_decisive[s] and r >= dd_lobit(move_decisive[s]):
             move_decisive[s] |= <uint16_t>(m.group & -m.group)
-        if ok == maxnode:
+        if (v > value) if maxnode else (v < value):
+            value = v
+        if (v >= target) == maxnode:
             # Cut-off: this move alone decides the node.
             f.killer_suit = <uint8_t>s
             f.killer_rank = <uint8_t>r
             if pos == LEAD:
                 c.cutoff[f.cut_slot] = <uint16_t>((s << 4) | r)
             best = <uint8_t>((s << 4) | dd_popcount(c.rem[s] >> (r + 1)))
-            result = ok
             decisive[0] = move_decisive[0]
             decisive[1] = move_decisive[1]
             decisive[2] = move_decisive[2]
@@ -242,9 +253,9 @@ cdef bint search(Ctx *c, int target) noexcept nogil:
 
     # Step 7. Remember the bound at trick boundaries.
     if pos == LEAD:
-        if result:
-            tt_store(c, lenkey, lead_trump, seq, decisive, target, c.tricks_left, best)
+        if value >= target:
+            tt_store(c, lenkey, lead_trump, seq, decisive, value, c.tricks_left, best)
         else:
-            tt_store(c, lenkey, lead_trump, seq, decisive, 0, target - 1, best)
-    return result
+            tt_store(c, lenkey, lead_trump, seq, decisive, 0, value, best)
+    return value
 

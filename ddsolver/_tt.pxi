@@ -95,8 +95,9 @@ cdef inline void entry_decisive(Ctx *c, TTEntry *e, uint16_t *decisive) noexcept
 
 cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq, int target,
                          uint16_t *decisive, uint8_t *best) noexcept nogil:
-    """1 if a stored bound proves NS reach ``target``, 0 if it proves they don't, -1 if unknown.
-    On -1, ``best`` gets the best move of the newest matching entry that has one (else 255)."""
+    """A stored bound that settles ``target``: a lower bound >= target or an upper bound
+    < target (NS tricks from here); -1 if none does.  On -1, ``best`` gets the best move
+    of the newest matching entry that has one (else 255)."""
     cdef TTHeader *h = find_header(c, lenkey, lead_trump)
     cdef uint32_t b = h.first
     cdef TTBlock *blk
@@ -112,10 +113,10 @@ cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq,
             if (s01 & e.mask[0]) == e.seq[0] and (s23 & e.mask[1]) == e.seq[1]:
                 if e.lower >= target:
                     entry_decisive(c, e, decisive)
-                    return 1
+                    return e.lower
                 if e.upper < target:
                     entry_decisive(c, e, decisive)
-                    return 0
+                    return e.upper
                 if best[0] == 255:
                     best[0] = e.best
         b = blk.next

@@ -44,7 +44,7 @@ CHOSEN = TRACED
 # ---- DDS ----------------------------------------------------------------------------------
 
 def test_trace_lines_cover_the_plays():
-    assert len(TRACED) == 295
+    assert len(TRACED) == 995
     for b in TRACED:
         assert len(b.trace) == min(len(b.play), 48) + 1
 

@@ -99,8 +99,8 @@ def test_parse_gib_line_reads_north_south_tricks():
 
 def test_the_lists_hold_the_expected_boards():
     counts = {p.stem: len(read_txt(p)) for p in TXT_FILES}
-    assert counts == {"list1": 1, "list10": 10, "list100": 100, "list300": 300}
-    assert len(UNIQUE_BOARDS) < len(ALL_BOARDS)  # list300 repeats boards
+    assert counts == {"list1": 1, "list10": 10, "list100": 100, "list300": 300, "list1000": 1000}
+    assert len(UNIQUE_BOARDS) < len(ALL_BOARDS)  # list300 and list1000 repeat boards
     assert len(GIB_BOARDS) == 10
 
 

@@ -76,7 +76,7 @@ def test_par_of_a_solved_deal_matches_dds(record):
 # ---- DDS: the txt lists -------------------------------------------------------------------
 
 def test_lists_have_par_lines():
-    assert len(BOARDS) == 411
+    assert len(BOARDS) == 1411
     assert all(b.par2 and len(b.par) == 4 for b in BOARDS)
 
 
