@@ -233,22 +233,44 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
     else force fourth hand's top card.  Fourth hand wins as cheaply as possible
     or plays lowest.  Never overtake or ruff partner's sure winner.  Discards
     lowest first, preferring long suits (see discard_value).
+
+    The facts of the trick that do not depend on the move (who wins so far, what the
+    one opponent still to play after second or third hand can beat with) are worked
+    out once, before the moves are weighed.
     """
     cdef int i, s, r, low, t = c.trump, ls = current_trick(c).suit[0]
     cdef int wp = current_trick(c).winpos[pos]
     cdef int ws = current_trick(c).suit[wp], win_rank = current_trick(c).rank[wp]
     cdef bint partner_wins = (wp & 1) == (pos & 1)
-    cdef bint beats, safe
+    cdef bint beats, safe, partner_safe = False
     cdef bint is_void = c.hand[seat][ls] == 0
     cdef int dv[4]
     cdef Move *m
     cdef bint pd_wins = False       # 2nd hand: partner's top card will win the trick
-    cdef uint32_t o3, p4
+    cdef uint32_t o3, p4, opp_ls
+    # The opponent still to play after the 2nd or 3rd hand (the 3rd or 4th hand):
+    # its highest card of the led suit, whether it can ruff a card of the led suit,
+    # and its highest trump if it is void in the led suit.
+    cdef int opp = (c.leader + pos + 1) & 3, opp_top = -1, opp_ruff_top = -1
+    cdef bint opp_ruffs = False
+    if pos != FOURTH_HAND:
+        opp_ls = c.hand[opp][ls]
+        if opp_ls:
+            opp_top = dd_hibit(opp_ls)
+        elif t != NOTRUMP and c.hand[opp][t]:
+            opp_ruffs = ls != t
+            opp_ruff_top = dd_hibit(c.hand[opp][t])
     if pos == SECOND_HAND and not is_void:
         o3 = c.hand[(c.leader + 2) & 3][ls]
         p4 = c.hand[(c.leader + 3) & 3][ls]
         if p4 and dd_hibit(p4) > current_trick(c).rank[0] and (o3 == 0 or dd_hibit(p4) > dd_hibit(o3)):
             pd_wins = not (o3 == 0 and t != NOTRUMP and ls != t and c.hand[(c.leader + 2) & 3][t])
+    elif pos == THIRD_HAND and partner_wins:
+        # Does partner's card win whatever fourth hand does?
+        if ws == ls:
+            partner_safe = not (opp_top > win_rank or opp_ruffs)
+        else:
+            partner_safe = not (opp_ruff_top > win_rank)
     if is_void:
         for s in range(4):
             dv[s] = discard_value(c, seat, s) if c.hand[seat][s] else 0
@@ -258,19 +280,25 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
         r = m.rank
         low = dd_lobit(m.group)
         beats = (s == ws and r > win_rank) or (t != NOTRUMP and s == t and ws != t)
+        # Can the opponent still to play (after 2nd or 3rd hand) beat this card?
+        if s == ls:
+            safe = not (opp_top > r or opp_ruffs)
+        elif s == t:
+            safe = not (opp_ruff_top > r)
+        else:
+            safe = True
         if pos == FOURTH_HAND:
             if partner_wins or not beats:
                 m.weight = 40 - low - (30 if (s == t and ls != t) else 0)
             else:
                 m.weight = 100 - low
         elif pos == THIRD_HAND:
-            if partner_wins and not later_opponent_beats(c, 2, ws, win_rank):
+            if partner_safe:
                 m.weight = 40 - low - (30 if (s == t and ls != t) else 0)
             elif beats:
-                safe = not later_opponent_beats(c, 2, s, r)
                 if safe:
                     m.weight = 100 - low
-                elif forces(c, (c.leader + 3) & 3, s, r):
+                elif forces(c, opp, s, r):
                     m.weight = 70 - low
                 else:
                     m.weight = 55 - low
@@ -278,12 +306,11 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
                 m.weight = 40 - low
         else:   # SECOND_HAND
             if beats:
-                safe = not later_opponent_beats(c, 1, s, r)
                 if pd_wins:
                     m.weight = 30 - low
                 elif safe:
                     m.weight = 80 - low
-                elif is_void or forces(c, (c.leader + 2) & 3, ls, r):
+                elif is_void or forces(c, opp, ls, r):
                     m.weight = 65 - low
                 else:
                     m.weight = 55 - low
@@ -317,7 +344,8 @@ cdef void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
         ls = current_trick(c).suit[0]
         if c.hand[seat][ls]:
             add_groups(c, f, seat, ls)
-            weigh_follow(c, f, seat, pos)
+            if f.nmoves > 1:        # a forced card needs no weighing
+                weigh_follow(c, f, seat, pos)
             return
     for s in range(4):
         if c.hand[seat][s]:
