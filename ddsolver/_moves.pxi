@@ -11,26 +11,20 @@ cdef inline void add_groups(Ctx *c, Frame *f, int seat, int s) noexcept nogil:
     """One move per run of touching cards of ``seat`` in suit ``s``.
 
     Cards touch when no card still in play (a held card or one in the current
-    trick) of another hand lies between them.
+    trick) of another hand lies between them: a group is the hand's cards between
+    two consecutive cards of the other hands, so the loop runs once per group.
     """
     cdef uint32_t h = c.hand[seat][s]
     cdef uint32_t others = c.rem[s] & ~h
-    cdef uint32_t g, between
-    cdef int top, cur, nx
+    cdef uint32_t g, below
+    cdef int top
     cdef int n = f.nmoves
     while h:
         top = dd_hibit(h)
-        g = (<uint32_t>1) << top
+        # The group ends at the highest card of the other hands below its top.
+        below = others & ((<uint32_t>1 << top) - 1)
+        g = (h & ~((<uint32_t>2 << dd_hibit(below)) - 1)) if below else h
         h ^= g
-        cur = top
-        while h:
-            nx = dd_hibit(h)
-            between = ((<uint32_t>1 << cur) - 1) & ~((<uint32_t>1 << (nx + 1)) - 1)
-            if others & between:
-                break
-            g |= (<uint32_t>1) << nx
-            h ^= (<uint32_t>1) << nx
-            cur = nx
         f.moves[n].suit = <uint8_t>s
         f.moves[n].rank = <uint8_t>top
         f.moves[n].group = <uint16_t>g
