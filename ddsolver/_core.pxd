@@ -52,7 +52,7 @@ cdef enum:
 
 cdef struct TTEntry:
     uint64_t seq[2]          # owners of the significant top cards: suits S,H then D,C, each
-                             # suit's 26-bit sequence in one 32-bit half (as Ctx.seq in memory)
+                             # suit's 26-bit sequence in one 32-bit half, the first suit low
     uint64_t mask[2]         # the significant bits of seq (the top 2k bits of each suit)
     int8_t lower             # North-South take at least this many tricks from here
     int8_t upper             # ... and at most this many

@@ -43,6 +43,12 @@ cdef inline void make_seq(Ctx *c, uint32_t *seq) noexcept nogil:
         seq[s] = x << (2 * (13 - n))
 
 
+cdef inline uint64_t pair(uint32_t lo, uint32_t hi) noexcept nogil:
+    """Two suits' 32-bit sequences (or masks) in one word, the first in the low half:
+    an entry compares two suits at once."""
+    return (<uint64_t>lo) | ((<uint64_t>hi) << 32)
+
+
 cdef inline uint32_t slot_of(Ctx *c, uint64_t lenkey, int lead_trump) noexcept nogil:
     cdef uint64_t h = (lenkey ^ (<uint64_t>lead_trump * 0x9E3779B97F4A7C15ULL)) * 0xD6E8FEB86659FD93ULL
     h ^= h >> 32
@@ -81,10 +87,9 @@ cdef inline void entry_decisive(Ctx *c, TTEntry *e, uint16_t *decisive) noexcept
     """The ranks an entry relied on, in the current position: its k-th highest card per suit."""
     cdef int s, k
     cdef uint32_t m
-    cdef const uint32_t *mask = <const uint32_t *>e.mask
     for s in range(4):
         decisive[s] = 0
-        k = dd_popcount(mask[s]) >> 1
+        k = dd_popcount(<uint32_t>(e.mask[s >> 1] >> (32 * (s & 1)))) >> 1
         if k:
             m = c.rem[s]
             while k > 1:
@@ -103,7 +108,7 @@ cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq,
     cdef TTBlock *blk
     cdef TTEntry *e
     cdef int i
-    cdef uint64_t s01 = (<uint64_t *>seq)[0], s23 = (<uint64_t *>seq)[1]
+    cdef uint64_t s01 = pair(seq[0], seq[1]), s23 = pair(seq[2], seq[3])
     best[0] = 255
     c.probes += 1
     while b:
@@ -132,8 +137,8 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
     for s in range(4):
         mask[s] = TOP_MASK[dd_popcount(c.rem[s] >> dd_lobit(decisive[s])) if decisive[s] else 0]
         eseq[s] = seq[s] & mask[s]
-    cdef uint64_t m01 = (<uint64_t *>mask)[0], m23 = (<uint64_t *>mask)[1]
-    cdef uint64_t e01 = (<uint64_t *>eseq)[0], e23 = (<uint64_t *>eseq)[1]
+    cdef uint64_t m01 = pair(mask[0], mask[1]), m23 = pair(mask[2], mask[3])
+    cdef uint64_t e01 = pair(eseq[0], eseq[1]), e23 = pair(eseq[2], eseq[3])
     cdef TTHeader *h = find_header(c, lenkey, lead_trump)
     cdef uint32_t b = h.first, prev
     cdef TTBlock *blk
