@@ -39,9 +39,10 @@ import subprocess
 import sys
 import time
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, NoReturn
+from typing import NoReturn
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_LARGEST = ROOT.parent / "shared" / "data" / "dds-hands" / "largest.txt"

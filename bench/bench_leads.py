@@ -86,18 +86,19 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     try:
         import ddsolver
-        from ddsolver.leads import analyse_leads
-        from cardgames.dealing import Sampler
         from cardgames import Card, Seat, Strain
+        from cardgames.dealing import Sampler
+        from ddsolver.leads import analyse_leads
     except ImportError as err:
         die(f"ddsolver does not import ({err}); build it with "
             f"`python setup.py build_ext --inplace`")
     try:
         import endplay
+        from bench_dds import Dds  # sets DDS to one thread and reads the count back
         from endplay.dds import solve_board
         from endplay.dealer import generate_deals
-        from endplay.types import Deal as EDeal, Denom, Player
-        from bench_dds import Dds  # sets DDS to one thread and reads the count back
+        from endplay.types import Deal as EDeal
+        from endplay.types import Denom, Player
     except ImportError as err:
         die(f"endplay is needed ({err}); `pip install '.[bench]'`")
 

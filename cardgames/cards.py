@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Union
 
 from .errors import ParseError
 
@@ -30,7 +29,7 @@ class Seat(IntEnum):
     WEST = 3
 
     @classmethod
-    def parse(cls, value: "SeatLike") -> "Seat":
+    def parse(cls, value: SeatLike) -> Seat:
         """Accept a :class:`Seat`, an int 0..3, or ``"N"``/``"north"`` etc.
 
         :raises ParseError: for anything else.
@@ -53,20 +52,20 @@ class Seat(IntEnum):
         return "NESW"[self]
 
     @property
-    def lho(self) -> "Seat":
+    def lho(self) -> Seat:
         """Left-hand opponent: the next seat clockwise (who plays after this one)."""
         return Seat((self + 1) & 3)
 
     @property
-    def partner(self) -> "Seat":
+    def partner(self) -> Seat:
         return Seat((self + 2) & 3)
 
     @property
-    def rho(self) -> "Seat":
+    def rho(self) -> Seat:
         """Right-hand opponent: the previous seat clockwise."""
         return Seat((self + 3) & 3)
 
-    def next(self, steps: int = 1) -> "Seat":
+    def next(self, steps: int = 1) -> Seat:
         """The seat ``steps`` places clockwise."""
         return Seat((self + steps) & 3)
 
@@ -98,7 +97,7 @@ class Strain(IntEnum):
     NOTRUMP = 4
 
     @classmethod
-    def parse(cls, value: "StrainLike") -> "Strain":
+    def parse(cls, value: StrainLike) -> Strain:
         """Accept a :class:`Strain`/:class:`Suit`, an int 0..4, or ``"S"``, ``"NT"``, ``"N"``,
         ``"spades"``, ``"♠"`` ...
 
@@ -129,7 +128,7 @@ class Strain(IntEnum):
         return self != Strain.NOTRUMP
 
     @property
-    def suit(self) -> "Suit | None":
+    def suit(self) -> Suit | None:
         """The trump suit, or None for no-trump."""
         return None if self == Strain.NOTRUMP else Suit(int(self))
 
@@ -161,7 +160,7 @@ class Suit(IntEnum):
     CLUBS = 3
 
     @classmethod
-    def parse(cls, value: "SuitLike") -> "Suit":
+    def parse(cls, value: SuitLike) -> Suit:
         """Accept a :class:`Suit`, a suit :class:`Strain`, an int 0..3, or ``"S"``, ``"spades"``,
         ``"♠"`` ...
 
@@ -216,7 +215,7 @@ class Rank(IntEnum):
     ACE = 14
 
     @classmethod
-    def parse(cls, value: "Rank | int | str") -> "Rank":
+    def parse(cls, value: Rank | int | str) -> Rank:
         """Accept a :class:`Rank`, an int 2..14, or ``"A"``, ``"K"``, ``"T"``, ``"10"``, ``"9"``...
 
         :raises ParseError: for anything else.
@@ -270,7 +269,7 @@ class Card:
             object.__setattr__(self, "rank", Rank.parse(self.rank))
 
     @classmethod
-    def parse(cls, value: "CardLike") -> "Card":
+    def parse(cls, value: CardLike) -> Card:
         """Accept a :class:`Card` or a string: suit letter then rank, ``"SA"``, ``"S10"``,
         ``"ST"``, ``"h9"``; rank then suit also works (``"AS"``, ``"10H"``).
 
@@ -287,7 +286,7 @@ class Card:
         return card
 
     @classmethod
-    def from_index(cls, index: int) -> "Card":
+    def from_index(cls, index: int) -> Card:
         """Inverse of :attr:`index`."""
         return ALL_CARDS[index]
 
@@ -309,22 +308,22 @@ class Card:
     def _sort_key(self) -> tuple[int, int]:
         return (self.suit, -self.rank)
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
         return self._sort_key() < other._sort_key()
 
-    def __le__(self, other: "Card") -> bool:
+    def __le__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
         return self._sort_key() <= other._sort_key()
 
-    def __gt__(self, other: "Card") -> bool:
+    def __gt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
         return self._sort_key() > other._sort_key()
 
-    def __ge__(self, other: "Card") -> bool:
+    def __ge__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
         return self._sort_key() >= other._sort_key()
@@ -337,7 +336,7 @@ for _c in ALL_CARDS:
         _CARD_NAMES["SHDC"[_c.suit] + _rn] = _c
         _CARD_NAMES[_rn + "SHDC"[_c.suit]] = _c
 
-SeatLike = Union[Seat, int, str]
-StrainLike = Union[Strain, Suit, int, str]
-SuitLike = Union[Suit, Strain, int, str]
-CardLike = Union[Card, str]
+SeatLike = Seat | int | str
+StrainLike = Strain | Suit | int | str
+SuitLike = Suit | Strain | int | str
+CardLike = Card | str

@@ -58,12 +58,12 @@ from __future__ import annotations
 import operator
 import re
 import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
-from .cards import Card, CardLike, Seat, SeatLike, Suit, SuitLike
+from .cards import Card, CardLike, Rank, Seat, SeatLike, Suit
 from .errors import DealError, ParseError, SamplingError
 from .hands import HCP_BY_RANK, Deal, Hand
 
@@ -163,20 +163,20 @@ class Constraint:
         """Cards no hand meeting the constraint holds."""
         return frozenset()
 
-    def __and__(self, other: "Constraint") -> "Constraint":
+    def __and__(self, other: Constraint) -> Constraint:
         return AllOf(_parts(self, AllOf) + _parts(as_constraint(other), AllOf))
 
-    def __or__(self, other: "Constraint") -> "Constraint":
+    def __or__(self, other: Constraint) -> Constraint:
         return _any_of(_parts(self, AnyOf) + _parts(as_constraint(other), AnyOf))
 
-    def __invert__(self) -> "Constraint":
+    def __invert__(self) -> Constraint:
         return Not(self)
 
     def __repr__(self) -> str:
         return f"parse_constraint({str(self)!r})"
 
 
-def as_constraint(value: "Constraint | str | Callable[[Hand], bool]") -> Constraint:
+def as_constraint(value: Constraint | str | Callable[[Hand], bool]) -> Constraint:
     """A :class:`Constraint` from a constraint, its text, or a predicate on a hand.
 
     :raises ParseError: for malformed text.
@@ -336,7 +336,7 @@ class Shape(Constraint):
                     d = digits[s]
                     lo, hi = (0, 13) if d is None else (d, d)
                 else:
-                    lo, hi = min(digits), max(digits)  # type: ignore[type-var]
+                    lo, hi = min(digits), max(digits)  # type: ignore[type-var,assignment]
                 lows[s], highs[s] = min(lows[s], lo), max(highs[s], hi)
         return tuple(zip(lows, highs))
 
@@ -378,7 +378,7 @@ def balanced() -> Shape:
     return Shape("4333", "4432", "5332")
 
 
-def unbalanced() -> "Not":
+def unbalanced() -> Not:
     """Any shape but 4333, 4432 and 5332."""
     return Not(balanced())
 
@@ -412,7 +412,7 @@ class Holds(Constraint):
         return all(c in hand for c in self.cards)
 
     def _mask(self, f: _Features) -> np.ndarray:
-        return f.held[:, [c.index for c in self.cards]].all(axis=1)
+        return np.asarray(f.held[:, [c.index for c in self.cards]].all(axis=1))
 
     def required(self) -> frozenset[Card]:
         return self.cards
@@ -434,7 +434,7 @@ class Lacks(Constraint):
         return not any(c in hand for c in self.cards)
 
     def _mask(self, f: _Features) -> np.ndarray:
-        return ~f.held[:, [c.index for c in self.cards]].any(axis=1)
+        return np.asarray(~f.held[:, [c.index for c in self.cards]].any(axis=1))
 
     def forbidden(self) -> frozenset[Card]:
         return self.cards
@@ -765,7 +765,7 @@ class _Parser:
             raise ParseError(err.message, self.text, t.pos) from None
 
     def card_list(self, head: _Tok) -> list[Card]:
-        cards = []
+        cards: list[Card] = []
         while self.tok.kind == "word" or (self.tok.kind == "num" and cards is not None):
             t = self.tok
             if t.kind == "num" or t.text.lower() in ("and", "or", "not"):
@@ -890,7 +890,7 @@ class SampleResult:
         return self.accepted / self.attempts if self.attempts else 1.0
 
 
-def _known_hands(known: "Deal | Mapping[SeatLike, Hand | str | Iterable[CardLike] | None] | None"
+def _known_hands(known: Deal | Mapping[SeatLike, Hand | str | Iterable[CardLike] | None] | None
                  ) -> list[Hand]:
     hands = [Hand()] * 4
     if known is None:
@@ -919,7 +919,7 @@ def _known_hands(known: "Deal | Mapping[SeatLike, Hand | str | Iterable[CardLike
             dup = seen[s] & h.masks[s]
             if dup:
                 r = dup.bit_length() - 1
-                raise DealError(f"card {Card(Suit(s), r)} is known in two hands "
+                raise DealError(f"card {Card(Suit(s), Rank(r))} is known in two hands "
                                 f"(again in {seat.letter}'s)")
             seen[s] |= h.masks[s]
     return hands
@@ -985,7 +985,7 @@ class Sampler:
         self.constraints: dict[Seat, Constraint] = {}
         for seat_like, c in (constraints or {}).items():
             seat = Seat.parse(seat_like)
-            c = as_constraint(c)
+            c = as_constraint(c)  # type: ignore[arg-type]
             self.constraints[seat] = (self.constraints[seat] & c) if seat in self.constraints \
                 else c
         self.known = tuple(hands)

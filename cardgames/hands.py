@@ -8,10 +8,10 @@ hands, any of which may be unknown (``None``), as in a PBN ``Deal`` tag with ``-
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
 
-from .cards import ALL_CARDS, RANK_LETTERS, Card, CardLike, Rank, Seat, SeatLike, Suit, SuitLike
+from .cards import ALL_CARDS, RANK_LETTERS, Card, CardLike, Seat, SeatLike, Suit, SuitLike
 from .errors import DealError, ParseError
 
 __all__ = ["Hand", "Deal", "HCP_BY_RANK"]
@@ -38,7 +38,7 @@ class Hand:
     ``Hand.from_pbn("AKQ2.KJ3.T94.A65")``; ``str(hand)`` gives the same text back.
     """
 
-    masks: tuple[int, int, int, int] = (0, 0, 0, 0)
+    masks: tuple[int, ...] = (0, 0, 0, 0)
 
     def __post_init__(self) -> None:
         masks = tuple(int(m) for m in self.masks)
@@ -48,7 +48,7 @@ class Hand:
 
     # ---- construction -------------------------------------------------
     @classmethod
-    def from_cards(cls, cards: Iterable[CardLike]) -> "Hand":
+    def from_cards(cls, cards: Iterable[CardLike]) -> Hand:
         """Build a hand from cards (or card strings).
 
         :raises DealError: if a card appears twice.
@@ -63,7 +63,7 @@ class Hand:
         return cls(tuple(masks))
 
     @classmethod
-    def from_pbn(cls, text: str) -> "Hand":
+    def from_pbn(cls, text: str) -> Hand:
         """Parse ``"AKQ2.KJ3.T94.A65"`` (suits S.H.D.C; ``T`` or ``10`` for the ten; empty
         suits allowed, so ``".AK.."`` is a hand holding two hearts).
 
@@ -150,7 +150,7 @@ class Hand:
         return self.shape in ((4, 3, 3, 3), (4, 4, 3, 2), (5, 3, 3, 2))
 
     # ---- set operations ----------------------------------------------
-    def add(self, card: CardLike) -> "Hand":
+    def add(self, card: CardLike) -> Hand:
         c = Card.parse(card)
         if self.masks[c.suit] >> c.rank & 1:
             raise DealError(f"card {c} is already in the hand")
@@ -158,7 +158,7 @@ class Hand:
         m[c.suit] |= 1 << c.rank
         return Hand(tuple(m))
 
-    def remove(self, card: CardLike) -> "Hand":
+    def remove(self, card: CardLike) -> Hand:
         c = Card.parse(card)
         if not self.masks[c.suit] >> c.rank & 1:
             raise DealError(f"card {c} is not in the hand")
@@ -166,13 +166,13 @@ class Hand:
         m[c.suit] &= ~(1 << c.rank)
         return Hand(tuple(m))
 
-    def __or__(self, other: "Hand") -> "Hand":
+    def __or__(self, other: Hand) -> Hand:
         return Hand(tuple(a | b for a, b in zip(self.masks, other.masks)))
 
-    def __and__(self, other: "Hand") -> "Hand":
+    def __and__(self, other: Hand) -> Hand:
         return Hand(tuple(a & b for a, b in zip(self.masks, other.masks)))
 
-    def __sub__(self, other: "Hand") -> "Hand":
+    def __sub__(self, other: Hand) -> Hand:
         return Hand(tuple(a & ~b for a, b in zip(self.masks, other.masks)))
 
     def __str__(self) -> str:
@@ -195,7 +195,7 @@ class Deal:
     counts are equal.
     """
 
-    hands: tuple[Hand | None, Hand | None, Hand | None, Hand | None]
+    hands: tuple[Hand | None, ...]
 
     def __post_init__(self) -> None:
         hands = tuple(self.hands)
@@ -225,7 +225,7 @@ class Deal:
             n = counts[0][1]
             if n > 13:
                 raise DealError(f"{counts[0][0].letter}'s hand has {n} cards (at most 13)")
-            for seat, c in counts[1:]:
+            for _seat, c in counts[1:]:
                 if c != n:
                     detail = ", ".join(f"{st.letter} {k}" for st, k in counts)
                     raise DealError(f"hands must hold equal numbers of cards ({detail})")
@@ -233,13 +233,13 @@ class Deal:
     # ---- construction -------------------------------------------------
     @classmethod
     def from_hands(cls, north: Hand | str | None, east: Hand | str | None,
-                   south: Hand | str | None, west: Hand | str | None) -> "Deal":
+                   south: Hand | str | None, west: Hand | str | None) -> Deal:
         def conv(h):
             return Hand.from_pbn(h) if isinstance(h, str) else h
         return cls((conv(north), conv(east), conv(south), conv(west)))
 
     @classmethod
-    def from_pbn(cls, text: str, *, require_complete: bool = False) -> "Deal":
+    def from_pbn(cls, text: str, *, require_complete: bool = False) -> Deal:
         """Parse a PBN deal: ``"<first seat>:<hand> <hand> <hand> <hand>"``, hands clockwise
         from the first seat, ``-`` for an unknown hand.
 
@@ -280,7 +280,7 @@ class Deal:
             except DealError as err:
                 raise DealError(f"{seat.letter}'s hand: {err}") from None
         try:
-            return cls(tuple(hands))  # type: ignore[arg-type]
+            return cls(tuple(hands))
         except DealError as err:
             raise DealError(f"{err} in deal {text!r}") from None
 
@@ -334,20 +334,20 @@ class Deal:
                 return seat
         return None
 
-    def require_complete(self) -> "Deal":
+    def require_complete(self) -> Deal:
         """Return self, or raise :class:`DealError` naming the first unknown hand."""
         for seat, h in zip(Seat, self.hands):
             if h is None:
                 raise DealError(f"{seat.letter}'s hand is unknown; all four hands are needed")
         return self
 
-    def replace(self, seat: SeatLike, hand: Hand | str | None) -> "Deal":
+    def replace(self, seat: SeatLike, hand: Hand | str | None) -> Deal:
         """A copy with one hand replaced."""
         hands = list(self.hands)
         hands[Seat.parse(seat)] = Hand.from_pbn(hand) if isinstance(hand, str) else hand
-        return Deal(tuple(hands))  # type: ignore[arg-type]
+        return Deal(tuple(hands))
 
-    def without(self, cards: Sequence[CardLike]) -> "Deal":
+    def without(self, cards: Sequence[CardLike]) -> Deal:
         """A copy with the given cards removed from whichever hands hold them (for example
         the cards played so far).  Cards must come off evenly to keep a valid deal.
 
@@ -360,11 +360,11 @@ class Deal:
             if seat is None or not masks[seat][card.suit] >> card.rank & 1:  # type: ignore[index]
                 raise DealError(f"card {card} is not in any hand")
             masks[seat][card.suit] &= ~(1 << card.rank)  # type: ignore[index]
-        return Deal(tuple(None if m is None else Hand(tuple(m)) for m in masks))  # type: ignore[arg-type]
+        return Deal(tuple(None if m is None else Hand(tuple(m)) for m in masks))
 
-    def rotate(self, steps: int) -> "Deal":
+    def rotate(self, steps: int) -> Deal:
         """The deal with every hand moved ``steps`` seats clockwise."""
-        return Deal(tuple(self.hands[(i - steps) & 3] for i in range(4)))  # type: ignore[arg-type]
+        return Deal(tuple(self.hands[(i - steps) & 3] for i in range(4)))
 
     def __str__(self) -> str:
         return self.to_pbn()

@@ -30,7 +30,7 @@ All of them leave the position exactly as they found it (they move with
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from .hands import Deal, Hand
@@ -85,7 +85,7 @@ def alphabeta(position: Position) -> int:
 # same state reached by different lines has the same value.  Inside a trick a state
 # is reached by one line only (the cards of the trick are part of it), so there is
 # nothing to share there.
-_CacheKey = tuple[tuple[tuple[int, int, int, int], ...], Seat]
+_CacheKey = tuple[tuple[tuple[int, ...], ...], Seat]
 
 
 def _alphabeta(position: Position, alpha: int, beta: int, cache: dict[_CacheKey, int]) -> int:

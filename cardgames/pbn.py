@@ -75,9 +75,10 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from os import PathLike
-from typing import Callable, Iterable, Iterator, Sequence, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
 from .cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from .errors import CardgamesError, ParseError, PBNError
@@ -186,12 +187,19 @@ def _unclosed_brace(text: str) -> int | None:
             return None
 
 
+def _end(pattern: re.Pattern[str], text: str, i: int = 0) -> int:
+    """Where a match of ``pattern`` (one that cannot fail, such as ``\\s*``) at ``i`` ends."""
+    m = pattern.match(text, i)
+    assert m is not None
+    return m.end()
+
+
 def _only_comments(text: str, i: int = 0) -> bool:
     """True if ``text[i:]`` holds nothing but whitespace and comments."""
     n = len(text)
-    i = _WS.match(text, i).end()
+    i = _end(_WS, text, i)
     while i < n and text[i] in "{;":
-        i = _WS.match(text, _skip_comment(text, i)).end()
+        i = _end(_WS, text, _skip_comment(text, i))
     return i >= n
 
 
@@ -199,7 +207,7 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
     """Remove the comments from one line of an Auction or Play section (which hold no
     quoted strings); ``in_brace`` says whether a ``{`` comment is open from an earlier
     line.  Returns the text and the new state."""
-    out = []
+    out: list[str] = []
     i = 0
     n = len(line)
     while i < n:
@@ -367,7 +375,7 @@ class Game:
 
     @classmethod
     def _make(cls, tags: list[Tag], preamble: tuple[str, ...], trailing: tuple[str, ...],
-              line: int | None, source: str | None) -> "Game":
+              line: int | None, source: str | None) -> Game:
         """The reader's constructor: the parts are known good, skip the checks."""
         game = cls.__new__(cls)
         game._tags = tags
@@ -380,7 +388,7 @@ class Game:
         return game
 
     @classmethod
-    def from_pbn(cls, text: str, *, source: str | None = None) -> "Game":
+    def from_pbn(cls, text: str, *, source: str | None = None) -> Game:
         """Parse the text of exactly one game (``#`` values resolve to ``""``).
 
         :raises PBNError: if the text is malformed or does not hold exactly one game.
@@ -477,8 +485,9 @@ class Game:
         value = tag.value.strip()
         return tag, (None if value in ("", "?") else value)
 
-    def _error(self, tag: Tag, message: str, index: int | None = None) -> PBNError:
+    def _error(self, tag: Tag | None, message: str, index: int | None = None) -> PBNError:
         """A PBNError for ``tag`` (``index`` set: for that section line)."""
+        assert tag is not None
         if index is None:
             return PBNError(message, text=tag.tag_line, line=tag.line, source=self.source)
         return PBNError(message, text=tag.section[index], line=tag._section_line(index),
@@ -898,7 +907,7 @@ def _parse_tag(unit: _Unit, i: int) -> tuple[str, str, int]:
         return m.group(1), _unescape(m.group(2)), m.end()
     # Not well formed: find out what is wrong, for a precise message.
     n = len(text)
-    j = _BLANKS.match(text, i + 1).end()
+    j = _end(_BLANKS, text, i + 1)
     name_match = _NAME.match(text, j)
     if name_match is None:
         if j >= n or text[j] in '"]\n':
@@ -908,13 +917,13 @@ def _parse_tag(unit: _Unit, i: int) -> tuple[str, str, int]:
     j = name_match.end()
     if j < n and text[j] not in ' \t"]\n':
         raise unit.error(j, f"bad character {text[j]!r} in a tag name (letters, digits, '_')")
-    j = _BLANKS.match(text, j).end()
+    j = _end(_BLANKS, text, j)
     if j >= n or text[j] != '"':
         raise unit.error(i, f"the value of tag {name} must be in double quotes")
     value_match = _STRING.match(text, j)
     if value_match is None:
         raise unit.error(j, f"missing closing quote in the value of tag {name}")
-    j = _BLANKS.match(text, value_match.end()).end()
+    j = _end(_BLANKS, text, value_match.end())
     if j >= n or text[j] in "\n{;[":
         raise unit.error(i, f"unclosed tag {name}: ']' missing")
     raise unit.error(j, f"unexpected text after the value of tag {name}, expected ']'")
@@ -945,9 +954,9 @@ def _apply_unit(builder: _Builder, unit: _Unit) -> None:
     """Classify a unit (comments only, tags, or section data) and add it to the game."""
     text = unit.text
     n = len(text)
-    i = _WS.match(text).end()
+    i = _end(_WS, text)
     while i < n and text[i] in "{;":
-        i = _WS.match(text, _skip_comment(text, i)).end()
+        i = _end(_WS, text, _skip_comment(text, i))
     if i >= n:
         builder.pending.append(unit)
         return
@@ -961,10 +970,10 @@ def _apply_unit(builder: _Builder, unit: _Unit) -> None:
     while True:
         name, value, end = _parse_tag(unit, i)
         line = unit.numbers[unit.row(i)]
-        data_at = _WS.match(text, end).end()
+        data_at = _end(_WS, text, end)
         j = data_at
         while j < n and text[j] in "{;":
-            j = _WS.match(text, _skip_comment(text, j)).end()
+            j = _end(_WS, text, _skip_comment(text, j))
         if j < n and text[j] == "[":  # another tag on the same line
             builder.add_tag(name, value, line, leading, text[end:j].strip() or None)
             leading = None
@@ -1025,7 +1034,7 @@ class PBNReader:
         self._sticky: dict[str, str] = {}  # tag name -> value set with "##"
         self._games = self._read(iter(lines))
 
-    def __iter__(self) -> "PBNReader":
+    def __iter__(self) -> PBNReader:
         return self
 
     def __next__(self) -> Game:
@@ -1037,7 +1046,7 @@ class PBNReader:
         if self._closing is not None and hasattr(self._closing, "close"):
             self._closing.close()
 
-    def __enter__(self) -> "PBNReader":
+    def __enter__(self) -> PBNReader:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -1053,7 +1062,7 @@ class PBNReader:
         return None
 
     # ---- the state machine ----------------------------------------------------
-    def _read(self, lines: Iterator[str]) -> Iterator[Game]:
+    def _read(self, lines: Iterator[str]) -> Generator[Game, None, None]:
         source = self.source
         # In lenient mode the lines of the game being read are kept, so that a bad game's
         # error can carry its text (PBNError.raw): one game's lines, never the file's.

@@ -14,11 +14,11 @@ a trick leads to the next one.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from .cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
-from .errors import DealError, IllegalPlayError
+from .errors import IllegalPlayError
 from .hands import Deal, Hand
 
 __all__ = ["Position", "Trick", "TrickGame", "trick_winner"]
@@ -149,12 +149,12 @@ class Position:
 
     def hand(self, seat: SeatLike) -> Hand:
         """The cards ``seat`` still holds."""
-        return Hand(tuple(self._masks[Seat.parse(seat)]))  # type: ignore[arg-type]
+        return Hand(tuple(self._masks[Seat.parse(seat)]))
 
     def remaining_deal(self) -> Deal:
         """The cards still held, as a deal.  Not a valid :class:`Deal` inside a trick, where
         hands hold unequal numbers; use it at trick boundaries."""
-        return Deal(tuple(self.hand(s) for s in Seat))  # type: ignore[arg-type]
+        return Deal(tuple(self.hand(s) for s in Seat))
 
     def legal_cards(self) -> list[Card]:
         """The cards the player to move may play, in writing order (S..C, high to low)."""
@@ -231,7 +231,7 @@ class Position:
         self._masks[seat][c.suit] |= 1 << c.rank
         return c
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         other = Position.__new__(Position)
         other.deal = self.deal
         other.strain = self.strain

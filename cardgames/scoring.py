@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Sequence, Union
 
 from .cards import Seat, SeatLike, Strain
 from .errors import CardgamesError, ParseError
@@ -52,7 +52,7 @@ class Vulnerability(IntEnum):
     BOTH = 3
 
     @classmethod
-    def parse(cls, value: "VulnerabilityLike") -> "Vulnerability":
+    def parse(cls, value: VulnerabilityLike) -> Vulnerability:
         """Accept a :class:`Vulnerability`, an int 0..3, or the words PBN files and players
         use: ``"None"``/``"Love"``/``"-"``, ``"NS"``, ``"EW"``, ``"Both"``/``"All"``
         (any case).
@@ -101,7 +101,7 @@ _VULNERABILITY_NAMES = {
     "BOTH": Vulnerability.BOTH, "ALL": Vulnerability.BOTH,
 }
 
-VulnerabilityLike = Union[Vulnerability, int, str]
+VulnerabilityLike = Vulnerability | int | str
 
 
 # ---------------------------------------------------------------------------
@@ -153,7 +153,7 @@ class Contract:
             object.__setattr__(self, "declarer", Seat.parse(self.declarer))
 
     @classmethod
-    def parse(cls, value: "Contract | str") -> "Contract | None":
+    def parse(cls, value: Contract | str) -> Contract | None:
         """Read a contract as players and programs write it; ``None`` for a passed-out board.
 
         The text is a level, a strain (``S H D C NT N`` or a suit symbol), then in

@@ -16,15 +16,25 @@ The public API lives in :mod:`ddsolver.solver` and is re-exported here::
 The search itself is the private Cython module :mod:`ddsolver._core`.
 """
 
-from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
-from .solver import (DEFAULT_TT_MB, DDTable, Solver, card_scores, dd_table, dd_tables,
-                     iter_dd_tables, solve)
+#: The package's version; pyproject.toml's ``version`` says the same (a test checks).
+__version__ = "0.1.0"
 
-from .par import ParContract, ParResult, par
 from .analysis import CostlyCard, PlayAnalysis, analyse_play
+from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
 from .leads import LeadReport, LeadRow, analyse_leads
+from .par import ParContract, ParResult, par
+from .solver import (
+                     DEFAULT_TT_MB,
+                     DDTable,
+                     Solver,
+                     card_scores,
+                     dd_table,
+                     dd_tables,
+                     iter_dd_tables,
+                     solve,
+)
 
-__all__ = ["solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores", "Solver",
+__all__ = ["__version__", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores", "Solver",
            "DDTable", "DEFAULT_TT_MB", "par", "ParResult", "ParContract", "analyse_play",
            "PlayAnalysis", "CostlyCard", "analyse_leads", "LeadReport", "LeadRow",
            "DealError", "IllegalPlayError", "ParseError", "PlayOverError"]

@@ -24,15 +24,15 @@ card 4 (trick 1): W played SK, declarer's side lost 1 trick
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from cardgames.cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from cardgames.hands import Deal
 from cardgames.play import Position
 
 from .errors import IllegalPlayError, ParseError
-from .solver import DEFAULT_TT_MB, Solver, _default_solver, _deal
+from .solver import DEFAULT_TT_MB, Solver, _deal, _default_solver
 
 __all__ = ["CostlyCard", "PlayAnalysis", "analyse_play"]
 

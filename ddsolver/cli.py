@@ -36,10 +36,11 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, TextIO
+from typing import Any, TextIO
 
 from cardgames import pbn
 from cardgames.cards import Seat, Strain
@@ -858,11 +859,8 @@ def _tt_mb(text: str) -> int:
 
 
 def _version() -> str:
-    try:
-        from importlib.metadata import version
-        return version("ddsolver")
-    except Exception:  # not installed: running from a source tree
-        return "unknown (not installed)"
+    from . import __version__
+    return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -26,7 +26,8 @@ import math
 import os
 import re
 import sys
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from cardgames import pbn
 from cardgames.cards import Seat
@@ -35,8 +36,8 @@ from cardgames.errors import CardgamesError, PBNError, SamplingError
 from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability, board_vulnerability
 
-from .leads import CRITERIA, LeadReport, analyse_leads, draw_seed
 from .cli import _positive_int, _tt_mb, progress_bar
+from .leads import CRITERIA, LeadReport, analyse_leads, draw_seed
 from .solver import DEFAULT_TT_MB
 
 __all__ = ["add_parser", "run", "main"]
@@ -268,7 +269,7 @@ class _Output:
             text = report.to_csv(header=self.csv_header)
             if self.many:
                 lines = text.splitlines()
-                prefix = ",".join(str(where.get(k, "")) for k in ("source", "line", "board"))
+                prefix = ",".join(str((where or {}).get(k, "")) for k in ("source", "line", "board"))
                 if self.csv_header:
                     lines[0] = "source,line,board," + lines[0]
                     body = lines[1:]

@@ -22,11 +22,12 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
 from threading import local
-from typing import Any, Iterator, TextIO
+from typing import Any, TextIO
 
 from cardgames import pbn
 from cardgames.errors import CardgamesError, PBNError
@@ -34,9 +35,20 @@ from cardgames.play import Position
 from cardgames.scoring import Contract
 
 from .analysis import CostlyCard, PlayAnalysis, analyse_play
-from .cli import (CHUNK_PER_JOB, PROG, Interrupted, UsageError, _Inputs, _where,
-                  add_batch_options, check_readable, interrupted_message, open_output,
-                  open_store, progress_bar)
+from .cli import (
+    CHUNK_PER_JOB,
+    PROG,
+    Interrupted,
+    UsageError,
+    _Inputs,
+    _where,
+    add_batch_options,
+    check_readable,
+    interrupted_message,
+    open_output,
+    open_store,
+    progress_bar,
+)
 from .cli_store import ResultStore, TraceKey, deal_key
 from .solver import Solver
 
@@ -78,11 +90,16 @@ def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
         raise PBNError(f"{label}no deal to analyse the play on", line=line, source=source)
     deal.require_complete()
     leader = game.opening_leader
+    if leader is None:
+        raise PBNError(f"{label}the Play tag does not name the opening leader", line=line,
+                       source=source)
     if leader != declarer.lho:
         raise PBNError(f"{label}the opening lead is {leader.letter}'s but declarer "
                        f"{declarer.letter}'s left-hand opponent is {declarer.lho.letter}",
                        line=line, source=source)
     contract = Contract.parse(text + declarer.letter)
+    if contract is None:        # not reached: a passed-out board was turned away above
+        raise PBNError(f"{label}no contract to analyse the play of", line=line, source=source)
     # The rules are checked here, while reading, so that a bad play is reported in file
     # order among the other reading errors, on the line of the card that breaks them.
     position = Position(deal, contract.strain, leader)
@@ -98,6 +115,8 @@ def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
 
 def _boards(inputs: _Inputs, report) -> Iterator[PlayedBoard]:
     for path, game in inputs.games():
+        if isinstance(game, PBNError):  # a game kept only to be copied back: nothing to play
+            continue
         try:
             board = played_board(game, path)
         except CardgamesError as err:
@@ -229,7 +248,7 @@ class _JsonOut:
         self.out.write("\n]\n")
 
 
-_FORMATS = {"text": _TextOut, "json": _JsonOut}
+_FORMATS: dict[str, type[_TextOut] | type[_JsonOut]] = {"text": _TextOut, "json": _JsonOut}
 
 
 # ---------------------------------------------------------------------------

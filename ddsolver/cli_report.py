@@ -18,15 +18,28 @@ import html
 import os
 import sys
 import time
-from typing import Sequence, TextIO
+from collections.abc import Sequence
+from typing import TextIO
 
 from cardgames.cards import Seat, Strain, Suit
 from cardgames.hands import Deal, Hand
 from cardgames.scoring import Vulnerability
 
-from .cli import (PROG, Board, Interrupted, _Inputs, _par, _where, add_batch_options,
-                  check_readable, interrupted_message, open_store, progress_bar, solve_boards,
-                  summary_line)
+from .cli import (
+    PROG,
+    Board,
+    Interrupted,
+    _Inputs,
+    _par,
+    _where,
+    add_batch_options,
+    check_readable,
+    interrupted_message,
+    open_store,
+    progress_bar,
+    solve_boards,
+    summary_line,
+)
 from .par import ParResult
 from .solver import DDTable
 

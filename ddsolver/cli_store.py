@@ -40,7 +40,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 from cardgames.hands import Deal
 
@@ -258,7 +258,7 @@ class ResultStore:
                 self._db.close()
                 self._db = None  # type: ignore[assignment]
 
-    def __enter__(self) -> "ResultStore":
+    def __enter__(self) -> ResultStore:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -54,8 +54,8 @@ false "clear" more likely than a single look at the end would, so use a larger `
 **Reproducibility.**  Deals come from ``numpy.random.default_rng(seed)`` in the main thread
 and are dealt before they are solved; results are kept in sample order, so the report is the
 same for the same seed whatever ``jobs`` is.  Without a seed, one is drawn from the
-system's entropy and recorded in the report (``report.seed``), so any run can be repeated.  ``jobs`` threads each own a
-:class:`~ddsolver.Solver` (the core releases the GIL while it searches).
+system's entropy and recorded in the report (``report.seed``), so any run can be repeated.
+``jobs`` threads each own a :class:`~ddsolver.Solver` (the core releases the GIL while it searches).
 """
 
 from __future__ import annotations
@@ -66,9 +66,9 @@ import json
 import math
 import secrets
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -601,9 +601,9 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     for name, v in (("samples", samples), ("jobs", jobs), ("batch", batch)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a whole number of at least 1, got {v!r}")
-    for name, v in (("z", z), ("stop_z", stop_z)):
-        if v is not None and not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
-            raise ValueError(f"{name} must be a positive finite number, got {v!r}")
+    for name, x in (("z", z), ("stop_z", stop_z)):
+        if x is not None and not (isinstance(x, (int, float)) and math.isfinite(x) and x > 0):
+            raise ValueError(f"{name} must be a positive finite number, got {x!r}")
     if not (isinstance(max_seconds, (int, float)) and max_seconds > 0):  # NaN fails too
         raise ValueError(f"max_seconds must be a positive number, got {max_seconds!r}")
     if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 2:
@@ -616,7 +616,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
             raise CardgamesError("the leader's hand is given as `hand`, not in `known`")
         known_hands[seat] = kh
     cons = {Seat.parse(k): as_constraint(v) for k, v in (constraints or {}).items()}
-    sampler = Sampler(known_hands, cons, predicate=predicate, seed=seed,
+    sampler = Sampler(known_hands, cons, predicate=predicate, seed=seed,  # type: ignore[arg-type]
                       max_attempts=max_attempts, max_seconds=max_seconds)
     cons_text = {s.letter: str(v) for s, v in sorted(cons.items())}
     for s, kh in sorted(known_hands.items()):
@@ -647,7 +647,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                     break
     finally:
         pool.close()
-    return summarise_leads(h, c, decl, vulnerability, scores, criterion=criterion, z=z,
+    return summarise_leads(h, c, decl, vulnerability, scores,  # type: ignore[arg-type]
+                           criterion=criterion, z=z,
                            seed=seed, attempts=sampler.attempts,
                            acceptance_rate=sampler.acceptance_rate, constraints=cons_text,
                            deals=deals if keep_deals else (), stopped_early=stopped)

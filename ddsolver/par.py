@@ -51,8 +51,8 @@ Vulnerable, the sacrifice costs 500 against 600, so it still pays:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from cardgames.cards import Seat, SeatLike, Strain
 from cardgames.errors import ParseError
@@ -125,7 +125,7 @@ class ParContract:
         """True when North-South declare."""
         return self.declarers[0].is_ns
 
-    def per_declarer(self) -> tuple["ParContract", ...]:
+    def per_declarer(self) -> tuple[ParContract, ...]:
         """The same contract once per declarer (two when both partners are named), as
         ``endplay`` lists DDS's par contracts."""
         return tuple(ParContract(self.level, self.strain, (seat,), self.doubled, self.result)
@@ -356,7 +356,7 @@ class _Par:
 
 # ---- the public function -------------------------------------------------------------
 
-def _table(value: "Deal | str | DDTable | Mapping") -> DDTable:
+def _table(value: Deal | str | DDTable | Mapping) -> DDTable:
     if isinstance(value, DDTable):
         return value
     if isinstance(value, (Deal, str)):
@@ -367,7 +367,7 @@ def _table(value: "Deal | str | DDTable | Mapping") -> DDTable:
                     f"not {type(value).__name__}")
 
 
-def par(deal_or_table: "Deal | str | DDTable | Mapping", vul: VulnerabilityLike = "none",
+def par(deal_or_table: Deal | str | DDTable | Mapping, vul: VulnerabilityLike = "none",
         dealer: SeatLike = "N") -> ParResult:
     """Par for a deal, or for its double-dummy table.
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from cardgames.hands import Deal
@@ -77,7 +77,7 @@ class DDTable:
     W     4   7   5   8   4
     """
 
-    rows: tuple[tuple[int, int, int, int, int], ...]
+    rows: tuple[tuple[int, ...], ...]
 
     def __post_init__(self) -> None:
         try:
@@ -94,7 +94,7 @@ class DDTable:
         object.__setattr__(self, "rows", rows)
 
     @classmethod
-    def from_dict(cls, table: Mapping[SeatLike, Mapping[StrainLike, int]]) -> "DDTable":
+    def from_dict(cls, table: Mapping[SeatLike, Mapping[StrainLike, int]]) -> DDTable:
         """Inverse of :meth:`to_dict`: ``table[declarer][strain]``, keys as text or enums.
 
         :raises ParseError: for a key that is not a seat or a strain.
