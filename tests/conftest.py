@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from ddsfiles import FULL, SHARED_DATA, shared_data_file
+
 from ddsolver import Solver
 
 
@@ -26,6 +26,17 @@ def shared_data() -> Path:
 def solver() -> Solver:
     """One solver per test module, so its table is allocated once and reused."""
     return Solver()
+
+
+_ORACLES = Path(__file__).resolve().parent / "oracles"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Everything under tests/oracles is an ``oracle`` test: ``-m "not oracle"`` leaves the
+    corpus out for a developer's quick loop (CI runs everything)."""
+    for item in items:
+        if _ORACLES in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.oracle)
 
 
 def pytest_report_header(config):

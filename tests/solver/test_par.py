@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from ddsfiles import read_reference, read_txt, shared_data_file
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardgames.cards import Seat, Strain
 from cardgames.errors import DealError, ParseError
 from cardgames.hands import Deal
 from cardgames.scoring import Vulnerability
-from ddsfiles import read_reference, read_txt, shared_data_file
 from ddsolver.par import ParContract, ParResult, par
 from ddsolver.solver import DDTable
 

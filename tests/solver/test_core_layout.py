@@ -13,8 +13,7 @@ import random
 import pytest
 
 from cardgames.minimax import random_ending
-from ddsolver import _core
-from ddsolver import Solver
+from ddsolver import Solver, _core
 
 
 def test_packed_layout_sizes():

@@ -18,7 +18,7 @@ from cardgames.cards import Seat
 from cardgames.scoring import Vulnerability, board_dealer, board_vulnerability
 from ddsolver import card_scores, dd_table
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 SESSION = DATA / "session.pbn"
 PROBLEMS = DATA / "problems.pbn"
 

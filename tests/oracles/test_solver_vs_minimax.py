@@ -17,12 +17,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from ddsfiles import FULL
 
 from cardgames.cards import ALL_CARDS, Seat, Strain, Suit
 from cardgames.hands import Deal
 from cardgames.minimax import alphabeta, card_values, random_ending, random_position
 from cardgames.play import Position
-from ddsfiles import FULL
 from ddsolver import Solver
 
 #: Positions checked per ending size (cards a hand) in a normal run, about a minute in all;
@@ -160,8 +160,8 @@ KNOWN_HARD = [
 
 
 @pytest.mark.parametrize("pbn,strain,leader,played,expected,ns", KNOWN_HARD,
-                         ids=[f"{p[:14]}|{s}|{l}|{len(pl.split())}"
-                              for p, s, l, pl, _, _ in KNOWN_HARD])
+                         ids=[f"{p[:14]}|{s}|{ld}|{len(pl.split())}"
+                              for p, s, ld, pl, _, _ in KNOWN_HARD])
 def test_known_hard_endings(pbn, strain, leader, played, expected, ns):
     deal = Deal.from_pbn(pbn)
     assert _text(Solver(tt_mb=4).card_scores(deal, strain, leader, played)) == expected

@@ -10,13 +10,25 @@ from __future__ import annotations
 import doctest
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import cardgames.scoring as scoring_module
 from cardgames import CardgamesError, ParseError, Seat, Strain
-from cardgames.scoring import (IMP_TABLE, Contract, Vulnerability, board_dealer,
-                               board_vulnerability, format_result, imps, matchpoint_percentages,
-                               matchpoints, parse_result, score, score_for)
+from cardgames.scoring import (
+    IMP_TABLE,
+    Contract,
+    Vulnerability,
+    board_dealer,
+    board_vulnerability,
+    format_result,
+    imps,
+    matchpoint_percentages,
+    matchpoints,
+    parse_result,
+    score,
+    score_for,
+)
 
 
 def C(text: str) -> Contract:
@@ -578,7 +590,7 @@ def test_imps_between_rows_count_in_the_lower_row():
 
 def test_imp_table_rows_are_contiguous_and_agree_with_imps():
     assert IMP_TABLE[0][0] == 0 and IMP_TABLE[-1] == (4000, None, 24)
-    for (low, high, n), (next_low, _h, next_n) in zip(IMP_TABLE, IMP_TABLE[1:]):
+    for (_low, high, n), (next_low, _h, next_n) in zip(IMP_TABLE, IMP_TABLE[1:]):
         assert high + 10 == next_low
         assert next_n == n + 1
     for low, high, n in IMP_TABLE:

@@ -11,7 +11,7 @@ from cardgames.cards import ALL_CARDS, Card, Seat
 from cardgames.errors import DealError, ParseError
 from cardgames.hands import Deal, Hand
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 REFERENCE = DATA / "dds_reference.jsonl"
 
 FULL = "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872"

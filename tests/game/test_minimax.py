@@ -15,11 +15,17 @@ import pytest
 
 from cardgames.cards import ALL_CARDS, Card, Seat, Strain
 from cardgames.hands import Deal
-from cardgames.minimax import (alphabeta, card_values, minimax, random_ending, random_position,
-                               solve_ending)
+from cardgames.minimax import (
+    alphabeta,
+    card_values,
+    minimax,
+    random_ending,
+    random_position,
+    solve_ending,
+)
 from cardgames.play import Position, TrickGame
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "dds_reference.jsonl"
+REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "data" / "dds_reference.jsonl"
 FULL_SIZE = os.environ.get("DDSOLVER_FULL") == "1"
 
 

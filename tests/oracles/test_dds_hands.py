@@ -12,13 +12,23 @@ and each board's test compares its own.
 from __future__ import annotations
 
 import pytest
+from ddsfiles import (
+    DDSFileError,
+    expand_equals,
+    parse_fut,
+    parse_gib_line,
+    parse_table,
+    parse_txt,
+    read_gib,
+    read_txt,
+    shared_data_file,
+    unique_boards,
+)
+from parallel import solve_all
 
 from cardgames.cards import Card, Seat, Strain
 from cardgames.play import Position
-from ddsfiles import (DDSFileError, expand_equals, parse_fut, parse_gib_line, parse_table,
-                      parse_txt, read_gib, read_txt, shared_data_file, unique_boards)
 from ddsolver import DDTable
-from parallel import solve_all
 
 HANDS_DIR = shared_data_file("dds-hands")
 TXT_FILES = sorted(p for p in HANDS_DIR.glob("list*.txt"))

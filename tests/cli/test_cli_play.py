@@ -12,7 +12,7 @@ from cardgames.pbn import play_section
 from ddsolver import cli
 from ddsolver.analysis import analyse_play
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 PLAYED = DATA / "played.pbn"
 PROBLEMS = DATA / "problems.pbn"
 ENDING = "N:A2.J.. ..KQ.K 4..2.A K3.Q.."   # S leads in NT: CA squeezes West

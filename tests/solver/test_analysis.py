@@ -13,13 +13,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from ddsfiles import read_txt, shared_data_file
 
 from cardgames.cards import Card, Seat, Strain
 from cardgames.errors import DealError, IllegalPlayError, ParseError
 from cardgames.hands import Deal
 from cardgames.minimax import alphabeta, random_ending
 from cardgames.play import Position
-from ddsfiles import read_txt, shared_data_file
 from ddsolver import Solver, dd_table, solve
 from ddsolver.analysis import CostlyCard, PlayAnalysis, analyse_play
 
@@ -49,6 +49,7 @@ def test_trace_lines_cover_the_plays():
         assert len(b.trace) == min(len(b.play), 48) + 1
 
 
+@pytest.mark.oracle
 @pytest.mark.parametrize("board", CHOSEN, ids=[b.id for b in CHOSEN])
 def test_tricks_match_dds_trace(solver, board):
     analysis = analyse_play(board.deal, board.trump, board.first, board.play, solver=solver)

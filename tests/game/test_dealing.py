@@ -8,11 +8,26 @@ import time
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from cardgames import Card, Deal, Hand, Seat
-from cardgames.dealing import (HCP, AllOf, AnyOf, Holds, Lacks, Length, Not, Predicate, Sampler,
-                               Shape, balanced, deal_hidden, parse_constraint, unbalanced)
+from cardgames.dealing import (
+    HCP,
+    AllOf,
+    AnyOf,
+    Holds,
+    Lacks,
+    Length,
+    Not,
+    Predicate,
+    Sampler,
+    Shape,
+    balanced,
+    deal_hidden,
+    parse_constraint,
+    unbalanced,
+)
 from cardgames.errors import ParseError, SamplingError
 
 WEST = "KQ72.J83.T94.A65"
@@ -20,6 +35,7 @@ WEST = "KQ72.J83.T94.A65"
 
 def test_module_doctests_pass():
     import doctest
+
     import cardgames.dealing as dealing_module
     failures, attempted = doctest.testmod(dealing_module)
     assert attempted > 0 and failures == 0

@@ -16,7 +16,7 @@ from ddsolver import cli, dd_table
 from ddsolver.cli_store import ResultStore
 from ddsolver.par import par as par_of
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 SESSION = DATA / "session.pbn"
 PROBLEMS = DATA / "problems.pbn"
 ENDING = "N:A2.J.. ..KQ.K 4..2.A K3.Q.."

@@ -14,14 +14,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from ddsfiles import FULL, read_reference, shared_data_file
+from parallel import solve_all
 
 from cardgames.cards import ALL_CARDS, Card, Rank, Seat, Strain, Suit
 from cardgames.hands import Deal
 from cardgames.minimax import random_ending
 from cardgames.play import Position
-from ddsfiles import FULL, read_reference, shared_data_file
 from ddsolver import DDTable, Solver
-from parallel import solve_all
 
 REFERENCE = shared_data_file("dds_reference.jsonl")
 ALL_DEALS = read_reference(REFERENCE)
@@ -109,8 +109,10 @@ def dds():
 
 def _dds_scores(dds, deal: Deal, strain: Strain, leader: Seat, played) -> dict[Card, int]:
     """DDS SolveBoard (all cards) for the player to move after ``played``."""
-    from endplay.types import Card as ECard, Deal as EDeal, Denom, Player
     from endplay import _dds
+    from endplay.types import Card as ECard
+    from endplay.types import Deal as EDeal
+    from endplay.types import Denom, Player
     board = EDeal(deal.to_pbn())
     board.trump = Denom(int(strain))
     board.first = Player(int(leader))

@@ -23,7 +23,7 @@ from cardgames import pbn
 from ddsolver import DDTable, cli, dd_table
 from ddsolver.par import par as par_of
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 SESSION = DATA / "session.pbn"
 PROBLEMS = DATA / "problems.pbn"
 DEAL = "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872"

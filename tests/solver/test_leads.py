@@ -15,7 +15,7 @@ import sys
 import numpy as np
 import pytest
 
-from cardgames import Card, Deal, Hand, Seat, pbn
+from cardgames import Card, Hand, Seat, pbn
 from cardgames.errors import ParseError, SamplingError
 from ddsolver import Solver
 from ddsolver.cli_leads import main
@@ -28,6 +28,7 @@ CONSTRAINTS = {"S": "5+ spades, 12+ hcp", "N": "3+ spades, 6+ hcp"}
 
 def test_module_doctests_pass():
     import doctest
+
     import ddsolver.leads as leads_module
     failures, attempted = doctest.testmod(leads_module)
     assert attempted > 0 and failures == 0

@@ -19,8 +19,19 @@ from cardgames.errors import CardgamesError
 from cardgames.hands import Deal, Hand
 from cardgames.minimax import alphabeta, card_values, random_ending
 from cardgames.play import Position
-from ddsolver import (DDTable, DealError, IllegalPlayError, ParseError, PlayOverError, Solver,
-                      card_scores, dd_table, dd_tables, iter_dd_tables, solve)
+from ddsolver import (
+    DDTable,
+    DealError,
+    IllegalPlayError,
+    ParseError,
+    PlayOverError,
+    Solver,
+    card_scores,
+    dd_table,
+    dd_tables,
+    iter_dd_tables,
+    solve,
+)
 from ddsolver.solver import MAX_TT_MB
 
 FULL_DEAL = "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872"

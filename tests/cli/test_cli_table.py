@@ -23,7 +23,7 @@ from ddsolver import DDTable, cli, dd_table
 from ddsolver.cli_store import SCHEMA_VERSION, ResultStore
 from ddsolver.par import par as par_of
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 SESSION = DATA / "session.pbn"
 PROBLEMS = DATA / "problems.pbn"
 ENDING = "N:A2.J.. ..KQ.K 4..2.A K3.Q.."
@@ -322,7 +322,7 @@ def test_ctrl_c_on_a_real_run_keeps_what_was_solved(tmp_path, signum, status):
     out = tmp_path / "out.json"
     argv = [sys.executable, "-m", "ddsolver", "table", str(path), "--format", "json",
             "-o", str(out), "--db", str(db), "-j", "1"]
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     # A shell running the tests in the background starts them with SIGINT ignored, which a
     # child would inherit: give it the default disposition, as a terminal's job has.
     proc = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, env=env,
