@@ -31,7 +31,7 @@ from typing import TextIO
 
 from cardgames import pbn
 from cardgames.cards import Seat
-from cardgames.dealing import as_constraint
+from cardgames.constraints import as_constraint
 from cardgames.errors import CardgamesError, PBNError, SamplingError
 from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability, board_vulnerability

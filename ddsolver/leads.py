@@ -74,9 +74,10 @@ import numpy as np
 
 from cardgames import pbn
 from cardgames.cards import Card, CardLike, Seat, SeatLike
-from cardgames.dealing import Constraint, Sampler, as_constraint, check_seed
+from cardgames.constraints import Constraint, as_constraint
 from cardgames.errors import CardgamesError
 from cardgames.hands import Deal, Hand
+from cardgames.sampling import Sampler, check_seed
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, imps, score
 
 from .solver import DEFAULT_TT_MB, Solver

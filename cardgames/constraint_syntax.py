@@ -1,0 +1,296 @@
+"""The text syntax of hand constraints: ``"15-17 hcp, 5+ spades"`` -> a
+:class:`~cardgames.constraints.Constraint`.
+
+    >>> str(parse_constraint("5+ hearts, hcp<=10, holds SA"))
+    '5+ hearts, 0-10 hcp, holds SA'
+
+The text syntax (for the command line) is a comma-separated list of terms that must all
+hold (``and`` also separates them); ``or`` joins alternatives inside one item and binds
+tighter than the comma, so ``"11-15 hcp, 5+ spades or 5+ hearts"`` means 11-15 points and a
+five-card major.  ``not`` negates one term.  The terms:
+
+========================================  ===============================================
+``15-17 hcp``, ``12+ hcp``, ``hcp>=12``,  high-card points (A=4 K=3 Q=2 J=1), inclusive
+``hcp<=10``, ``hcp=8``, ``hcp 6-9``
+``5+ spades``, ``4-5 hearts``,            suit length; suits as words (``spades``,
+``spades>=4``, ``clubs<=2``, ``3 diamonds``  ``spade``), letters ``S H D C`` or symbols
+``4333``, ``5431``                        shape, the suits in any order
+``4=4=3=2``, ``5=x=x=x``                  exact pattern in the order S=H=D=C; ``x`` is any
+``balanced`` / ``unbalanced``             4333, 4432 or 5332 (or not)
+``holds SA``, ``holds SA HK``             these cards are in the hand
+``lacks SA``                              none of these cards is in the hand
+``any``                                   no constraint
+========================================  ===============================================
+
+Malformed text raises :class:`~cardgames.errors.ParseError` naming the offending text and
+its column.  A Python predicate on a hand joins in with :class:`Predicate` (``& Predicate(fn)``);
+a predicate on the whole deal goes to :class:`Sampler` as ``predicate=``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cards import Card, Suit
+from .constraints import (
+    _MAX_HCP,
+    _SUIT_NAMES,
+    _SUIT_WORDS,
+    HCP,
+    AllOf,
+    Any,
+    Constraint,
+    Holds,
+    Lacks,
+    Length,
+    Not,
+    Shape,
+    _any_of,
+    balanced,
+    unbalanced,
+)
+from .errors import ParseError
+
+__all__ = ["parse_constraint"]
+
+_TOKEN = re.compile(r"""
+    (?P<space>\s+)
+  | (?P<pattern>(?:\d{1,2}|[xX])(?:=(?:\d{1,2}|[xX])){3})
+  | (?P<num>\d+)
+  | (?P<op>>=|<=|==|=|<|>)
+  | (?P<punct>[,+\-()])
+  | (?P<word>[A-Za-z][A-Za-z0-9]*|[♠♥♦♣][A-Za-z0-9]*)
+""", re.VERBOSE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    kind: str
+    text: str
+    pos: int
+
+
+def _tokenise(text: str) -> list[_Tok]:
+    out = []
+    i = 0
+    while i < len(text):
+        m = _TOKEN.match(text, i)
+        if m is None:
+            raise ParseError(f"unexpected character {text[i]!r}", text, i)
+        if m.lastgroup != "space":
+            out.append(_Tok(m.lastgroup, m.group(), i))  # type: ignore[arg-type]
+        i = m.end()
+    out.append(_Tok("end", "", len(text)))
+    return out
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.toks = _tokenise(text)
+        self.i = 0
+
+    # helpers
+    @property
+    def tok(self) -> _Tok:
+        return self.toks[self.i]
+
+    def peek(self, k: int = 1) -> _Tok:
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def take(self) -> _Tok:
+        t = self.toks[self.i]
+        self.i = min(self.i + 1, len(self.toks) - 1)
+        return t
+
+    def error(self, message: str, tok: _Tok | None = None) -> ParseError:
+        t = self.tok if tok is None else tok
+        return ParseError(message, self.text, t.pos)
+
+    def is_word(self, *words: str, k: int = 0) -> bool:
+        t = self.peek(k) if k else self.tok
+        return t.kind == "word" and t.text.lower() in words
+
+    # grammar
+    def parse(self) -> Constraint:
+        if self.tok.kind == "end":
+            raise self.error("empty constraint (write 'any' for none)")
+        parts = [self.disjunction()]
+        while self.tok.text == "," or self.is_word("and"):
+            self.take()
+            parts.append(self.disjunction())
+        if self.tok.kind != "end":
+            raise self.error(f"unexpected {self.tok.text!r} (separate terms with commas)")
+        return parts[0] if len(parts) == 1 else AllOf(parts)
+
+    def disjunction(self) -> Constraint:
+        parts = [self.term()]
+        while self.is_word("or"):
+            self.take()
+            parts.append(self.term())
+        return _any_of(parts)
+
+    def term(self) -> Constraint:
+        t = self.tok
+        if t.kind == "word" and t.text.lower() == "not":
+            self.take()
+            return Not(self.term())
+        if t.text == "(":
+            self.take()
+            parts = [self.disjunction()]
+            while self.tok.text == "," or self.is_word("and"):
+                self.take()
+                parts.append(self.disjunction())
+            if self.tok.text != ")":
+                raise self.error("expected ')'")
+            self.take()
+            return parts[0] if len(parts) == 1 else AllOf(parts)
+        if t.kind == "pattern":
+            self.take()
+            return self.shape(t)
+        if t.kind == "num":
+            return self.number_first()
+        if t.kind == "word":
+            word = t.text.lower()
+            if word == "hcp":
+                self.take()
+                return self.after_subject(t, None)
+            if word in ("balanced", "unbalanced", "any"):
+                self.take()
+                return {"balanced": balanced, "unbalanced": unbalanced, "any": Any}[word]()
+            if word in ("holds", "lacks", "has"):
+                self.take()
+                cards = self.card_list(t)
+                return Lacks(cards) if word == "lacks" else Holds(cards)
+            if word == "shape":
+                self.take()
+                s = self.take()
+                if s.kind not in ("num", "pattern"):
+                    raise self.error("expected a shape like 4333 or 4=4=3=2 after 'shape'", s)
+                return self.shape(s)
+            suit = _SUIT_WORDS.get(t.text.upper())
+            if suit is not None:
+                self.take()
+                return self.after_subject(t, suit)
+            raise self.error(f"unknown word {t.text!r} (expected hcp, a suit, a shape, "
+                             f"balanced, holds or lacks)")
+        if t.kind == "end":
+            raise self.error("expected a term after the separator")
+        raise self.error(f"unexpected {t.text!r}")
+
+    def shape(self, t: _Tok) -> Shape:
+        try:
+            return Shape(t.text)
+        except ParseError as err:
+            raise ParseError(err.message, self.text, t.pos) from None
+
+    def card_list(self, head: _Tok) -> list[Card]:
+        cards: list[Card] = []
+        while self.tok.kind == "word" or (self.tok.kind == "num" and cards is not None):
+            t = self.tok
+            if t.kind == "num" or t.text.lower() in ("and", "or", "not"):
+                break
+            try:
+                cards.append(Card.parse(t.text))
+            except ParseError:
+                raise self.error(f"not a card: {t.text!r} (write suit then rank, like SA or "
+                                 f"H10)", t) from None
+            self.take()
+        if not cards:
+            raise self.error(f"expected cards after {head.text!r}, like SA or HK")
+        return cards
+
+    def number(self) -> tuple[int, _Tok]:
+        t = self.take()
+        if t.kind != "num":
+            raise self.error("expected a number", t)
+        return int(t.text), t
+
+    def subject(self) -> tuple[_Tok, Suit | None]:
+        """'hcp' or a suit word; returns the token and the suit (None for hcp)."""
+        t = self.take()
+        if t.kind == "word":
+            if t.text.lower() == "hcp":
+                return t, None
+            suit = _SUIT_WORDS.get(t.text.upper())
+            if suit is not None:
+                return t, suit
+        raise self.error("expected 'hcp' or a suit (spades, hearts, diamonds, clubs)", t)
+
+    def make(self, suit: Suit | None, lo: int, hi: int, at: _Tok) -> Constraint:
+        top = _MAX_HCP if suit is None else 13
+        what = "hcp" if suit is None else _SUIT_NAMES[suit]
+        hi = min(hi, top)
+        if lo > top:
+            raise self.error(f"{what} cannot be {lo} or more (at most {top})", at)
+        if lo > hi:
+            raise self.error(f"empty range {lo}-{hi} for {what}", at)
+        return HCP(lo, hi) if suit is None else Length(suit, lo, hi)
+
+    def number_first(self) -> Constraint:
+        """``15-17 hcp``, ``12+ hcp``, ``5 spades``, ``4333`` ..."""
+        n, t = self.number()
+        if len(t.text) == 4 and (self.tok.kind == "end" or self.tok.text in (",", ")")
+                                 or self.is_word("and", "or")):
+            return self.shape(t)
+        if self.tok.text == "-" and self.peek().kind == "num":
+            self.take()
+            m, _ = self.number()
+            _, suit = self.subject()
+            return self.make(suit, n, m, t)
+        if self.tok.text == "+":
+            self.take()
+            _, suit = self.subject()
+            return self.make(suit, n, 99, t)
+        if self.tok.text == "-":
+            self.take()
+            _, suit = self.subject()
+            return self.make(suit, 0, n, t)
+        _, suit = self.subject()
+        return self.make(suit, n, n, t)
+
+    def after_subject(self, head: _Tok, suit: Suit | None) -> Constraint:
+        """``hcp>=12``, ``spades<=3``, ``hcp 15-17``, ``hcp 12+``."""
+        if self.tok.kind == "op":
+            op = self.take()
+            n, t = self.number()
+            if op.text in ("=", "=="):
+                return self.make(suit, n, n, t)
+            if op.text == ">=":
+                return self.make(suit, n, 99, t)
+            if op.text == ">":
+                return self.make(suit, n + 1, 99, t)
+            if op.text == "<=":
+                return self.make(suit, 0, n, t)
+            if n == 0:
+                raise self.error(f"{head.text} cannot be below 0", t)
+            return self.make(suit, 0, n - 1, t)
+        if self.tok.kind == "num":
+            n, t = self.number()
+            if self.tok.text == "-" and self.peek().kind == "num":
+                self.take()
+                m, _ = self.number()
+                return self.make(suit, n, m, t)
+            if self.tok.text == "+":
+                self.take()
+                return self.make(suit, n, 99, t)
+            return self.make(suit, n, n, t)
+        raise self.error(f"expected a comparison (>=, <=, =, <, >) or a number after "
+                         f"{head.text!r}")
+
+
+def parse_constraint(text: str) -> Constraint:
+    """Read the text syntax described in the module docstring.
+
+    >>> str(parse_constraint("hcp>=12 and spades<=3"))
+    '12+ hcp, spades<=3'
+
+    :raises ParseError: for malformed text, with the offending text and its column.
+    """
+    if isinstance(text, Constraint):
+        return text
+    if not isinstance(text, str):
+        raise ParseError(f"cannot make a constraint from {type(text).__name__}", repr(text))
+    return _Parser(text).parse()
+

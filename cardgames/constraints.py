@@ -1,0 +1,587 @@
+"""Constraints on one hand, for dealing the hidden hands: high-card points, suit lengths,
+shapes, cards held or lacking, a Python predicate, and their combinations (``&``, ``|``,
+``~``).  Each constraint tests one :class:`~cardgames.hands.Hand` (``accepts``) and, except
+predicates, a whole numpy batch of hands at once (``_mask``), which is what makes the
+sampler in :mod:`cardgames.sampling` fast.  Their text form is read by
+:mod:`cardgames.constraint_syntax`.
+
+    >>> c = HCP(15, 17) & balanced()
+    >>> str(c)
+    '15-17 hcp, balanced'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import Card, CardLike, Suit
+from .errors import ParseError
+from .hands import HCP_BY_RANK, Hand
+
+__all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
+           "AnyOf", "Not", "Any", "balanced", "unbalanced", "as_constraint"]
+
+# ---- card tables (card index = suit * 13 + rank - 2, as Card.index) ------------------------
+
+_HCP52 = np.array([HCP_BY_RANK.get(i % 13 + 2, 0) for i in range(52)], dtype=np.int16)
+_RANK_BITS = np.array([1 << r for r in range(2, 15)], dtype=np.int64)
+_MAX_HCP = 37  # A K Q J of four suits, less the three points a thirteen-card hand lacks
+_SUIT_WORDS = {"SPADES": Suit.SPADES, "SPADE": Suit.SPADES, "S": Suit.SPADES, "♠": Suit.SPADES,
+               "HEARTS": Suit.HEARTS, "HEART": Suit.HEARTS, "H": Suit.HEARTS, "♥": Suit.HEARTS,
+               "DIAMONDS": Suit.DIAMONDS, "DIAMOND": Suit.DIAMONDS, "D": Suit.DIAMONDS,
+               "♦": Suit.DIAMONDS, "CLUBS": Suit.CLUBS, "CLUB": Suit.CLUBS, "C": Suit.CLUBS,
+               "♣": Suit.CLUBS}
+_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+class _Features:
+    """One hand's features across a batch of deals, computed on first use."""
+
+    __slots__ = ("held", "_hcp", "_lengths", "_shape")
+
+    def __init__(self, held: np.ndarray):
+        self.held = held  # (B, 52) bool: the hand holds card i
+        self._hcp: np.ndarray | None = None
+        self._lengths: np.ndarray | None = None
+        self._shape: np.ndarray | None = None
+
+    @property
+    def hcp(self) -> np.ndarray:
+        if self._hcp is None:
+            self._hcp = self.held @ _HCP52
+        return self._hcp
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """(B, 4) suit lengths, S H D C."""
+        if self._lengths is None:
+            self._lengths = self.held.reshape(-1, 4, 13).sum(axis=2)
+        return self._lengths
+
+    @property
+    def shape(self) -> np.ndarray:
+        """(B, 4) suit lengths, longest first."""
+        if self._shape is None:
+            self._shape = -np.sort(-self.lengths, axis=1)
+        return self._shape
+
+
+# ---- the constraints ------------------------------------------------------------------------
+
+class Constraint:
+    """What a hand must satisfy.  Combine with ``&`` (both), ``|`` (either) and ``~`` (not).
+
+    Subclasses give an exact per-hand test (:meth:`accepts`), a batch test over numpy arrays
+    (``_mask``; None when it needs Python, as :class:`Predicate` does) and the bounds used to
+    find impossible constraints before dealing.  ``str()`` gives the text syntax back.
+    """
+
+    __slots__ = ()
+
+    def accepts(self, hand: Hand) -> bool:
+        """True if ``hand`` meets the constraint."""
+        raise NotImplementedError
+
+    def _mask(self, f: _Features) -> np.ndarray | None:
+        """A (B,) bool array: which hands of the batch meet the constraint; None if this
+        cannot be computed with array operations."""
+        return None
+
+    def _prefilter(self, f: _Features) -> np.ndarray | None:
+        """A necessary condition as a batch mask (None: no filter).  For an exact
+        constraint it is the constraint itself."""
+        return self._mask(f)
+
+    @property
+    def vectorised(self) -> bool:
+        """True if the batch test is exact (no Python predicate inside)."""
+        return True
+
+    def hcp_bounds(self) -> tuple[int, int]:
+        """Points any hand meeting the constraint has: (at least, at most)."""
+        return 0, _MAX_HCP
+
+    def length_bounds(self) -> tuple[tuple[int, int], ...]:
+        """Per suit S H D C: (at least, at most) cards."""
+        return ((0, 13),) * 4
+
+    def required(self) -> frozenset[Card]:
+        """Cards every hand meeting the constraint holds."""
+        return frozenset()
+
+    def forbidden(self) -> frozenset[Card]:
+        """Cards no hand meeting the constraint holds."""
+        return frozenset()
+
+    def __and__(self, other: Constraint) -> Constraint:
+        return AllOf(_parts(self, AllOf) + _parts(as_constraint(other), AllOf))
+
+    def __or__(self, other: Constraint) -> Constraint:
+        return _any_of(_parts(self, AnyOf) + _parts(as_constraint(other), AnyOf))
+
+    def __invert__(self) -> Constraint:
+        return Not(self)
+
+    def __repr__(self) -> str:
+        return f"parse_constraint({str(self)!r})"
+
+
+def as_constraint(value: Constraint | str | Callable[[Hand], bool]) -> Constraint:
+    """A :class:`Constraint` from a constraint, its text, or a predicate on a hand.
+
+    :raises ParseError: for malformed text.
+    :raises TypeError: for anything else.
+    """
+    if isinstance(value, Constraint):
+        return value
+    if isinstance(value, str):
+        from .constraint_syntax import parse_constraint  # (it imports this module)
+        return parse_constraint(value)
+    if callable(value):
+        return Predicate(value)
+    raise TypeError(f"expected a Constraint, constraint text or a predicate, "
+                    f"got {type(value).__name__}")
+
+
+def _any_of(parts: Sequence[Constraint]) -> Constraint:
+    """``AnyOf(parts)``, with every Shape among them merged into one (at the place of the
+    first): "4333 or 4432" is one Shape of two patterns, which is how Shape prints."""
+    shapes = [p for p in parts if isinstance(p, Shape)]
+    if len(shapes) > 1:
+        merged = Shape(*dict.fromkeys(q for p in shapes for q in p.patterns))
+        first = parts.index(shapes[0])
+        parts = [merged if i == first else p for i, p in enumerate(parts)
+                 if not isinstance(p, Shape) or i == first]
+    return parts[0] if len(parts) == 1 else AnyOf(parts)
+
+
+def _parts(c: Constraint, kind: type) -> tuple[Constraint, ...]:
+    return c.parts if isinstance(c, kind) else (c,)  # type: ignore[attr-defined]
+
+
+def _check_range(what: str, lo: int, hi: int, top: int) -> None:
+    for v in (lo, hi):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{what} bounds must be ints, got {v!r}")
+    if not 0 <= lo <= hi <= top:
+        raise ValueError(f"{what} range must satisfy 0 <= low <= high <= {top}, got {lo}-{hi}")
+
+
+def _range_text(lo: int, hi: int, top: int) -> str:
+    if lo == hi:
+        return f"{lo}"
+    if hi >= top:
+        return f"{lo}+"
+    return f"{lo}-{hi}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class HCP(Constraint):
+    """High-card points (A=4 K=3 Q=2 J=1) between ``low`` and ``high`` inclusive."""
+
+    low: int = 0
+    high: int = _MAX_HCP
+
+    def __post_init__(self) -> None:
+        _check_range("hcp", self.low, self.high, _MAX_HCP)
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= hand.hcp <= self.high
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        h = f.hcp
+        return (h >= self.low) & (h <= self.high)
+
+    def hcp_bounds(self) -> tuple[int, int]:
+        return self.low, self.high
+
+    def __str__(self) -> str:
+        if self.low == 0 and self.high < _MAX_HCP:
+            return f"0-{self.high} hcp"
+        return f"{_range_text(self.low, self.high, _MAX_HCP)} hcp"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Length(Constraint):
+    """Between ``low`` and ``high`` cards (inclusive) in ``suit``."""
+
+    suit: Suit
+    low: int = 0
+    high: int = 13
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "suit", Suit.parse(self.suit))
+        _check_range("suit length", self.low, self.high, 13)
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= hand.length(self.suit) <= self.high
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        n = f.lengths[:, self.suit]
+        return (n >= self.low) & (n <= self.high)
+
+    def length_bounds(self) -> tuple[tuple[int, int], ...]:
+        return tuple((self.low, self.high) if s == self.suit else (0, 13) for s in range(4))
+
+    def __str__(self) -> str:
+        name = _SUIT_NAMES[self.suit]
+        if self.low == 0 and self.high < 13:
+            return f"{name}<={self.high}"
+        return f"{_range_text(self.low, self.high, 13)} {name}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Shape(Constraint):
+    """One of the given shapes: ``"4333"`` is the lengths in any order of suits;
+    ``"4=4=3=2"`` is the exact pattern S=H=D=C, where ``x`` stands for any length
+    (``"5=x=x=x"``).  Several patterns mean any of them: ``Shape("4333", "4432", "5332")``.
+    """
+
+    patterns: tuple[str, ...]
+
+    def __init__(self, *patterns: str):
+        if len(patterns) == 1 and not isinstance(patterns[0], str):
+            patterns = tuple(patterns[0])
+        if not patterns:
+            raise ValueError("Shape needs at least one pattern")
+        canon = []
+        for p in patterns:
+            canon.append(_canonical_pattern(p))
+        object.__setattr__(self, "patterns", tuple(canon))
+
+    def _parsed(self) -> Iterator[tuple[bool, tuple[int | None, ...]]]:
+        for p in self.patterns:
+            if "=" in p:
+                yield True, tuple(None if d == "x" else int(d) for d in p.split("="))
+            else:
+                yield False, tuple(int(d) for d in p)
+
+    def accepts(self, hand: Hand) -> bool:
+        lengths, shape = hand.lengths, hand.shape
+        for exact, digits in self._parsed():
+            if exact:
+                if all(d is None or d == n for d, n in zip(digits, lengths)):
+                    return True
+            elif digits == shape:
+                return True
+        return False
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        out = None
+        for exact, digits in self._parsed():
+            if exact:
+                m = np.ones(f.held.shape[0], dtype=bool)
+                for s, d in enumerate(digits):
+                    if d is not None:
+                        m &= f.lengths[:, s] == d
+            else:
+                m = (f.shape == np.array(digits)).all(axis=1)
+            out = m if out is None else out | m
+        return out  # type: ignore[return-value]
+
+    def length_bounds(self) -> tuple[tuple[int, int], ...]:
+        lows, highs = [13] * 4, [0] * 4
+        for exact, digits in self._parsed():
+            for s in range(4):
+                if exact:
+                    d = digits[s]
+                    lo, hi = (0, 13) if d is None else (d, d)
+                else:
+                    lo, hi = min(digits), max(digits)  # type: ignore[type-var,assignment]
+                lows[s], highs[s] = min(lows[s], lo), max(highs[s], hi)
+        return tuple(zip(lows, highs))
+
+    def __str__(self) -> str:
+        if set(self.patterns) == {"4333", "4432", "5332"}:
+            return "balanced"
+        return " or ".join(self.patterns)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Shape) and set(self.patterns) == set(other.patterns)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.patterns))
+
+
+def _canonical_pattern(p: str) -> str:
+    if not isinstance(p, str):
+        raise TypeError(f"a shape pattern is text like '4333' or '4=4=3=2', got {p!r}")
+    text = p.strip().lower()
+    if "=" in text:
+        parts = text.split("=")
+        if len(parts) != 4 or not all(re.fullmatch(r"\d{1,2}|x", q) for q in parts):
+            raise ParseError("an exact pattern is four lengths S=H=D=C, like 4=4=3=2 or 5=x=x=x",
+                             p)
+        known = [int(q) for q in parts if q != "x"]
+        if any(n > 13 for n in known) or sum(known) > 13 or (len(known) == 4 and sum(known) != 13):
+            raise ParseError("the lengths of a pattern must add up to 13", p)
+        return "=".join(str(int(q)) if q != "x" else "x" for q in parts)
+    if not re.fullmatch(r"\d{4}", text):
+        raise ParseError("a shape is four digits like 4333, or an exact pattern like 4=4=3=2", p)
+    digits = sorted((int(d) for d in text), reverse=True)
+    if sum(digits) != 13:
+        raise ParseError("the lengths of a shape must add up to 13", p)
+    return "".join(map(str, digits))
+
+
+def balanced() -> Shape:
+    """4333, 4432 or 5332, suits in any order."""
+    return Shape("4333", "4432", "5332")
+
+
+def unbalanced() -> Not:
+    """Any shape but 4333, 4432 and 5332."""
+    return Not(balanced())
+
+
+def _cards(cards: Iterable[CardLike] | CardLike) -> frozenset[Card]:
+    if isinstance(cards, (str, Card)):
+        items: Iterable[CardLike] = cards.replace(",", " ").split() if isinstance(cards, str) \
+            else [cards]
+    else:
+        items = cards
+    out = frozenset(Card.parse(c) for c in items)
+    if not out:
+        raise ValueError("name at least one card")
+    return out
+
+
+def _cards_text(cards: frozenset[Card]) -> str:
+    return " ".join(str(c) for c in sorted(cards))
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Holds(Constraint):
+    """The hand holds every one of ``cards`` (``Holds("SA HK")``, ``Holds(["SA"])``)."""
+
+    cards: frozenset[Card]
+
+    def __init__(self, cards: Iterable[CardLike] | CardLike):
+        object.__setattr__(self, "cards", _cards(cards))
+
+    def accepts(self, hand: Hand) -> bool:
+        return all(c in hand for c in self.cards)
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        return np.asarray(f.held[:, [c.index for c in self.cards]].all(axis=1))
+
+    def required(self) -> frozenset[Card]:
+        return self.cards
+
+    def __str__(self) -> str:
+        return f"holds {_cards_text(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Lacks(Constraint):
+    """The hand holds none of ``cards``."""
+
+    cards: frozenset[Card]
+
+    def __init__(self, cards: Iterable[CardLike] | CardLike):
+        object.__setattr__(self, "cards", _cards(cards))
+
+    def accepts(self, hand: Hand) -> bool:
+        return not any(c in hand for c in self.cards)
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        return np.asarray(~f.held[:, [c.index for c in self.cards]].any(axis=1))
+
+    def forbidden(self) -> frozenset[Card]:
+        return self.cards
+
+    def __str__(self) -> str:
+        return f"lacks {_cards_text(self.cards)}"
+
+
+class Predicate(Constraint):
+    """Any Python test of a hand: ``Predicate(lambda h: h.length("S") > h.length("H"))``.
+    Run only on the deals that pass every array-computed constraint."""
+
+    __slots__ = ("fn", "name")
+
+    def __init__(self, fn: Callable[[Hand], bool], name: str | None = None):
+        if not callable(fn):
+            raise TypeError(f"Predicate needs a callable, got {type(fn).__name__}")
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", "predicate")
+
+    def accepts(self, hand: Hand) -> bool:
+        return bool(self.fn(hand))
+
+    @property
+    def vectorised(self) -> bool:
+        return False
+
+    def __str__(self) -> str:
+        return f"<{self.name}>"
+
+    def __repr__(self) -> str:
+        return f"Predicate({self.fn!r})"
+
+
+class Any(Constraint):
+    """No constraint."""
+
+    __slots__ = ()
+
+    def accepts(self, hand: Hand) -> bool:
+        return True
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        return np.ones(f.held.shape[0], dtype=bool)
+
+    def __str__(self) -> str:
+        return "any"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Any)
+
+    def __hash__(self) -> int:
+        return hash("any")
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class AllOf(Constraint):
+    """Every part holds (what ``a & b`` makes)."""
+
+    parts: tuple[Constraint, ...]
+
+    def __init__(self, parts: Iterable[Constraint]):
+        object.__setattr__(self, "parts", tuple(as_constraint(p) for p in parts))
+
+    def accepts(self, hand: Hand) -> bool:
+        return all(p.accepts(hand) for p in self.parts)
+
+    @property
+    def vectorised(self) -> bool:
+        return all(p.vectorised for p in self.parts)
+
+    def _mask(self, f: _Features) -> np.ndarray | None:
+        if not self.vectorised:
+            return None
+        return self._prefilter(f)
+
+    def _prefilter(self, f: _Features) -> np.ndarray | None:
+        out = None
+        for p in self.parts:
+            m = p._prefilter(f)
+            if m is not None:
+                out = m if out is None else out & m
+        return out
+
+    def hcp_bounds(self) -> tuple[int, int]:
+        bounds = [p.hcp_bounds() for p in self.parts]
+        return max((b[0] for b in bounds), default=0), min((b[1] for b in bounds),
+                                                             default=_MAX_HCP)
+
+    def length_bounds(self) -> tuple[tuple[int, int], ...]:
+        out = [(0, 13)] * 4
+        for p in self.parts:
+            out = [(max(a[0], b[0]), min(a[1], b[1])) for a, b in zip(out, p.length_bounds())]
+        return tuple(out)
+
+    def required(self) -> frozenset[Card]:
+        return frozenset().union(*(p.required() for p in self.parts))
+
+    def forbidden(self) -> frozenset[Card]:
+        return frozenset().union(*(p.forbidden() for p in self.parts))
+
+    def __str__(self) -> str:
+        return ", ".join(str(p) for p in self.parts) or "any"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class AnyOf(Constraint):
+    """At least one part holds (what ``a | b`` makes)."""
+
+    parts: tuple[Constraint, ...]
+
+    def __init__(self, parts: Iterable[Constraint]):
+        object.__setattr__(self, "parts", tuple(as_constraint(p) for p in parts))
+        if not self.parts:
+            raise ValueError("AnyOf needs at least one part")
+
+    def accepts(self, hand: Hand) -> bool:
+        return any(p.accepts(hand) for p in self.parts)
+
+    @property
+    def vectorised(self) -> bool:
+        return all(p.vectorised for p in self.parts)
+
+    def _mask(self, f: _Features) -> np.ndarray | None:
+        if not self.vectorised:
+            return None
+        return self._prefilter(f)
+
+    def _prefilter(self, f: _Features) -> np.ndarray | None:
+        out = None
+        for p in self.parts:
+            m = p._prefilter(f)
+            if m is None:  # this alternative cannot be pre-filtered, so nothing can be
+                return None
+            out = m if out is None else out | m
+        return out
+
+    def hcp_bounds(self) -> tuple[int, int]:
+        bounds = [p.hcp_bounds() for p in self.parts]
+        return min(b[0] for b in bounds), max(b[1] for b in bounds)
+
+    def length_bounds(self) -> tuple[tuple[int, int], ...]:
+        all_bounds = [p.length_bounds() for p in self.parts]
+        return tuple((min(b[s][0] for b in all_bounds), max(b[s][1] for b in all_bounds))
+                     for s in range(4))
+
+    def required(self) -> frozenset[Card]:
+        return frozenset.intersection(*(p.required() for p in self.parts))
+
+    def forbidden(self) -> frozenset[Card]:
+        return frozenset.intersection(*(p.forbidden() for p in self.parts))
+
+    def __str__(self) -> str:
+        return " or ".join(f"({p})" if isinstance(p, AllOf) else str(p) for p in self.parts)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Not(Constraint):
+    """The part does not hold (what ``~a`` makes)."""
+
+    part: Constraint
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "part", as_constraint(self.part))
+
+    def accepts(self, hand: Hand) -> bool:
+        return not self.part.accepts(hand)
+
+    @property
+    def vectorised(self) -> bool:
+        return self.part.vectorised
+
+    def _mask(self, f: _Features) -> np.ndarray | None:
+        m = self.part._mask(f) if self.part.vectorised else None
+        return None if m is None else ~m
+
+    def _prefilter(self, f: _Features) -> np.ndarray | None:
+        return self._mask(f)
+
+    def required(self) -> frozenset[Card]:
+        # not (lacks X) is holds X only for one card: "not lacks SA HK" is "holds SA or HK"
+        return self.part.forbidden() if isinstance(self.part, Lacks) and \
+            len(self.part.cards) == 1 else frozenset()
+
+    def forbidden(self) -> frozenset[Card]:
+        return self.part.required() if isinstance(self.part, Holds) and \
+            len(self.part.cards) == 1 else frozenset()
+
+    def __str__(self) -> str:
+        if self.part == balanced():
+            return "unbalanced"
+        inner = str(self.part)
+        compound = isinstance(self.part, (AllOf, AnyOf)) or " or " in inner
+        return f"not ({inner})" if compound else f"not {inner}"
+
