@@ -26,7 +26,6 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
-from threading import local
 from typing import Any, TextIO
 
 from cardgames import pbn
@@ -50,7 +49,7 @@ from .cli import (
     progress_bar,
 )
 from .cli_store import ResultStore, TraceKey, deal_key
-from .solver import Solver
+from .pool import SolverPool
 
 __all__ = ["add_parser", "run_play", "PlayedBoard", "played_board"]
 
@@ -294,12 +293,10 @@ def _analysed(boards: Iterator[PlayedBoard], jobs: int, tt_mb: int, report,
     """``(board, analysis, from_store)`` in input order, a chunk at a time on ``jobs``
     threads; a board whose play the solver refuses is reported and left out.  Traces found
     in ``store`` are not worked out again; new ones are saved there as they come."""
-    per_thread = local()
+    solvers = SolverPool(tt_mb)
 
     def work(board: PlayedBoard) -> PlayAnalysis:
-        solver = getattr(per_thread, "solver", None)
-        if solver is None:
-            solver = per_thread.solver = Solver(tt_mb)
+        solver = solvers.solver()
         game = board.game
         contract = board.contract
         return analyse_play(game.deal, contract.strain, contract.declarer.lho,  # type: ignore

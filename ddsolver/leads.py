@@ -65,7 +65,6 @@ import io
 import json
 import math
 import secrets
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -80,7 +79,8 @@ from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler, check_seed
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, imps, score
 
-from .solver import DEFAULT_TT_MB, Solver
+from .pool import SolverPool
+from .solver import DEFAULT_TT_MB
 
 __all__ = ["LeadRow", "LeadReport", "analyse_leads", "summarise_leads", "lead_groups",
            "CRITERIA", "Z95"]
@@ -512,19 +512,13 @@ class _Pool:
     def __init__(self, jobs: int, tt_mb: int):
         self.jobs = jobs
         self.tt_mb = tt_mb
-        self._local = threading.local()
+        self._solvers = SolverPool(tt_mb)
         self._executor = ThreadPoolExecutor(jobs, thread_name_prefix="ddsolver-leads") \
             if jobs > 1 else None
-        self._solver = Solver(tt_mb) if jobs == 1 else None
 
     def _solve(self, args) -> dict[Card, int]:
         deal, strain, leader = args
-        solver = self._solver
-        if solver is None:
-            solver = getattr(self._local, "solver", None)
-            if solver is None:
-                solver = self._local.solver = Solver(self.tt_mb)
-        return solver.card_scores(deal, strain, leader)
+        return self._solvers.solver().card_scores(deal, strain, leader)
 
     def map(self, deals: Sequence[Deal], strain, leader,
             progress: Callable[[int], None] | None) -> list[dict[Card, int]]:

@@ -25,7 +25,6 @@ searches).
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -226,12 +225,7 @@ class Solver:
     __slots__ = ("_core",)
 
     def __init__(self, tt_mb: int = DEFAULT_TT_MB):
-        if isinstance(tt_mb, bool) or not isinstance(tt_mb, int):
-            raise TypeError(f"tt_mb must be an int (megabytes), got {type(tt_mb).__name__}")
-        if not 1 <= tt_mb <= MAX_TT_MB:
-            raise ValueError(f"transposition table size must be 1 to {MAX_TT_MB} MB, "
-                             f"got {tt_mb}")
-        self._core = Core(tt_mb)
+        self._core = Core(check_tt_mb(tt_mb))
 
     # ---- questions ---------------------------------------------------------------
     def solve(self, deal: DealLike, strain: StrainLike, declarer: SeatLike) -> int:
@@ -352,15 +346,15 @@ class Solver:
 
 # ---- module-level functions -----------------------------------------------------------
 
-_per_thread = threading.local()
+_default_pools: dict[int, SolverPool] = {}
 
 
 def _default_solver(tt_mb: int) -> Solver:
-    """This thread's solver (one per thread, kept between calls so its table is reused)."""
-    solver = getattr(_per_thread, "solver", None)
-    if solver is None or solver.tt_mb != tt_mb:
-        solver = _per_thread.solver = Solver(tt_mb)
-    return solver
+    """This thread's solver of ``tt_mb`` MB (kept between calls so its table is reused)."""
+    pool = _default_pools.get(tt_mb)
+    if pool is None:
+        pool = _default_pools.setdefault(tt_mb, SolverPool(tt_mb))
+    return pool.solver()
 
 
 def solve(deal: DealLike, strain: StrainLike, declarer: SeatLike, *,
@@ -397,6 +391,19 @@ def card_scores(deal: DealLike, strain: StrainLike, leader: SeatLike,
     :raises PlayOverError: if every card has been played.
     """
     return _default_solver(tt_mb).card_scores(deal, strain, leader, played)
+
+
+def check_tt_mb(tt_mb: object) -> int:
+    """``tt_mb`` if it is a valid transposition-table size in MB (1 to :data:`MAX_TT_MB`).
+
+    :raises TypeError: if it is not an int.
+    :raises ValueError: if it is out of range.
+    """
+    if isinstance(tt_mb, bool) or not isinstance(tt_mb, int):
+        raise TypeError(f"tt_mb must be an int (megabytes), got {type(tt_mb).__name__}")
+    if not 1 <= tt_mb <= MAX_TT_MB:
+        raise ValueError(f"transposition table size must be 1 to {MAX_TT_MB} MB, got {tt_mb}")
+    return tt_mb
 
 
 def _jobs(jobs: int | None) -> int:
@@ -439,10 +446,9 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     :raises ValueError: if ``jobs`` or ``tt_mb`` is less than 1.
     """
     n_jobs = _jobs(jobs)
-    if tt_mb < 1:
-        raise ValueError(f"transposition table size must be at least 1 MB, got {tt_mb}")
+    solvers = SolverPool(tt_mb)
     if n_jobs == 1:
-        solver = Solver(tt_mb)
+        solver = solvers.solver()
         for i, deal in enumerate(deals):
             yield i, solver._table(_batch_masks(i, deal))
         return
@@ -450,13 +456,8 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     # The unit of work is one strain of one deal: strains share nothing in the table,
     # and five small units per deal keep every thread busy to the end of a batch
     # instead of leaving one slow deal to finish alone.
-    local = threading.local()
-
     def work(masks: tuple[int, ...], strain: int) -> list[int]:
-        solver = getattr(local, "solver", None)
-        if solver is None:
-            solver = local.solver = Solver(tt_mb)
-        return solver._core.dd_strain(masks, strain)
+        return solvers.solver()._core.dd_strain(masks, strain)
 
     window = 2 * n_jobs  # deals in flight: enough to keep every worker busy
     pending: dict[int, list[Future[list[int]]]] = {}
@@ -500,3 +501,6 @@ def dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     """
     results: dict[int, DDTable] = dict(iter_dd_tables(deals, jobs=jobs, tt_mb=tt_mb))
     return [results[i] for i in range(len(results))]
+
+
+from .pool import SolverPool  # noqa: E402  (pool.py builds on Solver, defined above)

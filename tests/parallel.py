@@ -10,12 +10,12 @@ wrong answer still fails the test named after its deal.
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from ddsolver import Solver
+from ddsolver.pool import SolverPool
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -25,13 +25,10 @@ def solve_all(items: Sequence[T], work: Callable[[Solver, T], R], *,
               tt_mb: int = 64) -> list[R]:
     """``[work(solver, item) for item in items]``, on ``os.cpu_count()`` threads with a
     solver each; results in the order of ``items``.  An exception in ``work`` is raised here."""
-    local = threading.local()
+    solvers = SolverPool(tt_mb)
 
     def run(item: T) -> R:
-        solver = getattr(local, "solver", None)
-        if solver is None:
-            solver = local.solver = Solver(tt_mb)
-        return work(solver, item)
+        return work(solvers.solver(), item)
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         return list(pool.map(run, items))
