@@ -32,6 +32,9 @@ class Core:
     def solve(self, hands: tuple[int, ...], trump: int, leader: int, played: bytes = b"",
               guess: int = -1) -> tuple[int, int, int]:
         """(North-South's tricks from here, North-South's tricks won so far, tricks left)."""
+    def play_trace(self, hands: tuple[int, ...], trump: int, leader: int,
+                   played: bytes = b"") -> list[int]:
+        """North-South's tricks in all (won + to come) before and after each card."""
     def card_scores(self, hands: tuple[int, ...], trump: int, leader: int,
                     played: bytes = b"") -> tuple[int, list[tuple[int, int]]]:
         """(mover's seat, [(card, tricks for the mover's side from here), ...])."""

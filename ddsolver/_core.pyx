@@ -263,6 +263,60 @@ cdef class Core:
             result = search(self.c, target) >= target
         return bool(result)
 
+    def play_trace(self, tuple hands, int trump, int leader, bytes played=b""):
+        """North-South's tricks in all, those won and those still to come with best play,
+        before the first card and after each card of ``played``: a list of
+        ``len(played) + 1`` ints.  The position moves on card by card, so a whole play
+        costs one search per card (none for a forced card), not one replay per prefix."""
+        cdef uint16_t hm[16]
+        cdef uint16_t trick_decisive[4]
+        cdef int i, n, ns_won = 0, seat, s, r, winner, forced
+        cdef const uint8_t *pp = played
+        cdef int np = len(played)
+        cdef Ctx *c = self.c
+        out = [0] * (np + 1)
+        cdef int *totals = <int *>malloc((np + 1) * sizeof(int))
+        if totals == NULL:
+            raise MemoryError()
+        n = self._load_hands(hands, hm)
+        try:
+            with nogil:
+                load_position(c, hm, trump, leader, n, NULL, 0, &ns_won)
+                c.ply = 0
+                totals[0] = mtd(c, first_guess(hm, trump, n))
+                for i in range(np):
+                    # Is the card about to be played the mover's only legal card?
+                    seat = (c.leader + c.pos) & 3
+                    if c.pos > 0 and c.hand[seat][current_trick(c).suit[0]]:
+                        forced = dd_popcount(c.hand[seat][current_trick(c).suit[0]]) == 1
+                    else:
+                        forced = (dd_popcount(c.hand[seat][0]) + dd_popcount(c.hand[seat][1])
+                                  + dd_popcount(c.hand[seat][2])
+                                  + dd_popcount(c.hand[seat][3])) == 1
+                    s = pp[i] >> 4
+                    r = pp[i] & 15
+                    play_card(c, seat, s, r)
+                    if c.pos == 3:
+                        winner = finish_trick(c, trick_decisive)
+                        if (winner & 1) == 0:
+                            ns_won += 1
+                    else:
+                        c.pos += 1
+                    if c.tricks_left == 0:
+                        totals[i + 1] = ns_won
+                    elif forced:
+                        # A forced card cannot change the value.
+                        totals[i + 1] = totals[i]
+                    else:
+                        c.ply = 0
+                        # The value before the card is the best first guess after it.
+                        totals[i + 1] = ns_won + mtd(c, totals[i] - ns_won)
+            for i in range(np + 1):
+                out[i] = totals[i]
+        finally:
+            free(totals)
+        return out
+
     def card_scores(self, tuple hands, int trump, int leader, bytes played=b""):
         """For every legal card of the player to move: tricks the mover's side takes from
         here (the trick in progress counted).  Returns a list of (card, score) with

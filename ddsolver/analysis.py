@@ -161,24 +161,17 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
         solver = _default_solver(tt_mb)
 
     declarer = lead.rho
+    # One pass over the play in the core (not one replay per card): North-South's tricks
+    # in all, before and after each card; declarer's side has the rest of the tricks.
+    ns_totals = solver.play_trace(d, trumps, lead, cards)
+    total = d.cards_per_hand
+    tricks = [ns if declarer.is_ns else total - ns for ns in ns_totals]
     position = Position(d, trumps, lead)
-
-    def declarer_tricks() -> int:
-        if position.is_terminal:
-            return position.tricks_won(declarer)
-        ns = solver.solve_position(d, trumps, lead, cards[:len(position.played)])
-        future = ns if declarer.is_ns else position.tricks_left - ns
-        return position.tricks_won(declarer) + future
-
-    tricks = [declarer_tricks()]
     errors: list[CostlyCard] = []
     for i, card in enumerate(cards):
         seat = position.to_move
-        forced = len(position.legal_cards()) == 1
         position.play(card)
-        # A forced card cannot change the value, so it needs no search.
-        tricks.append(tricks[-1] if forced else declarer_tricks())
-        before, after = tricks[-2], tricks[-1]
+        before, after = tricks[i], tricks[i + 1]
         declaring = seat.is_ns == declarer.is_ns
         cost = before - after if declaring else after - before
         if cost > 0:

@@ -262,6 +262,23 @@ class Solver:
         ns, _, _ = self._core.solve(_masks(d), int(st), int(lead), _played_bytes(position))
         return ns
 
+    def play_trace(self, deal: DealLike, strain: StrainLike, leader: SeatLike,
+                   played: Iterable[CardLike] | str) -> list[int]:
+        """North-South's tricks in all (those won so far and those still to come, both sides
+        playing perfectly from there) before the first card and after each card of
+        ``played``: ``len(played) + 1`` numbers.  One pass over the play: the cost is one
+        search per card that was not forced.
+
+        :raises DealError: if a hand is unknown or the hands are unequal.
+        :raises ParseError: for a bad strain, seat or card.
+        :raises IllegalPlayError: for an illegal card (the message names it and its place).
+        """
+        st = _strain(strain)
+        lead = _seat(leader, "leader")
+        d = _deal(deal)
+        position = _position(d, st, lead, played)
+        return self._core.play_trace(_masks(d), int(st), int(lead), _played_bytes(position))
+
     def card_scores(self, deal: DealLike, strain: StrainLike, leader: SeatLike,
                     played: Iterable[CardLike] | str = ()) -> dict[Card, int]:
         """For every legal card of the player to move: the tricks the mover's side takes from
