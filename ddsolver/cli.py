@@ -22,7 +22,7 @@ are reported in one plain line, never with a traceback.
 Large files stream: boards are read a chunk at a time, solved on ``--jobs`` threads (one
 solver each), and written in board order as they finish, so memory does not grow with
 the size of the file.  With ``--db FILE`` the tables also go to a results store
-(:mod:`ddsolver.cli_store`) as they are solved, so that an interrupted run can go on
+(:mod:`ddsolver.store`) as they are solved, so that an interrupted run can go on
 (``--resume``) and a deal is never solved twice.
 """
 
@@ -49,9 +49,9 @@ from cardgames.hands import Deal
 from cardgames.play import Position
 from cardgames.scoring import Vulnerability, board_dealer, board_vulnerability
 
-from .cli_store import ResultStore, StoreError, deal_key
 from .par import ParResult, par
 from .solver import DEFAULT_TT_MB, MAX_TT_MB, DDTable, Solver, iter_dd_tables
+from .store import ResultStore, StoreError, deal_key
 
 __all__ = ["main", "build_parser", "Board", "solve_boards", "UsageError"]
 

@@ -36,7 +36,7 @@ from cardgames.errors import CardgamesError, PBNError, SamplingError
 from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability, board_vulnerability
 
-from .cli import _positive_int, _tt_mb, progress_bar
+from .cli import UsageError, _positive_int, _tt_mb, progress_bar
 from .leads import CRITERIA, LeadReport, analyse_leads, draw_seed
 from .solver import DEFAULT_TT_MB
 
@@ -63,10 +63,6 @@ constraint syntax (comma = and; "or" binds tighter; "not" negates one term):
 """
 
 _HAND = re.compile(r"^[AKQJT98765432]*(\.[AKQJT98765432]*){3}$", re.IGNORECASE)
-
-
-class _Usage(Exception):
-    """A bad command line: one line on stderr, exit 2."""
 
 
 def add_parser(commands: argparse._SubParsersAction,
@@ -137,9 +133,9 @@ def _whole(option: str, text, least: int, what: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise _Usage(f"{option} must be {what}, got {text!r}") from None
+            raise UsageError(f"{option} must be {what}, got {text!r}") from None
     if value < least:
-        raise _Usage(f"{option} must be {what}, got {value}")
+        raise UsageError(f"{option} must be {what}, got {value}")
     return value
 
 
@@ -150,7 +146,7 @@ def _positive(option: str, text) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise _Usage(f"{option} must be a positive number, got {text!r}")
+        raise UsageError(f"{option} must be a positive number, got {text!r}")
     return value
 
 
@@ -180,7 +176,7 @@ def _check_options(args: argparse.Namespace) -> None:
             else:
                 as_constraint(value)
         except CardgamesError as err:
-            raise _Usage(f"{option}: {err}") from None
+            raise UsageError(f"{option}: {err}") from None
 
 
 def _message(err: CardgamesError, args: argparse.Namespace) -> str:
@@ -208,13 +204,13 @@ def _seat_options(args: argparse.Namespace, leader: Seat | None
         if value is None:
             continue
         if leader is not None and seat == leader:
-            raise _Usage(f"--{seat.name.lower()} describes the opening leader, whose hand is "
+            raise UsageError(f"--{seat.name.lower()} describes the opening leader, whose hand is "
                          f"known (--hand or the PBN deal)")
         if _HAND.match(value.strip()):
             try:
                 known[seat] = Hand.from_pbn(value.strip())
             except CardgamesError as err:
-                raise _Usage(f"--{seat.name.lower()}: {err}") from None
+                raise UsageError(f"--{seat.name.lower()}: {err}") from None
         else:
             constraints[seat] = value
     return constraints, known
@@ -297,31 +293,31 @@ class _Output:
 
 def _one_hand(args, output: _Output, games: list[pbn.Game]) -> int:
     if not args.hand or not args.contract:
-        raise _Usage("give --hand and --contract (and --declarer), or PBN files")
+        raise UsageError("give --hand and --contract (and --declarer), or PBN files")
     try:
         hand = Hand.from_pbn(args.hand.strip())
         contract = Contract.parse(args.contract)
         if contract is None:
-            raise _Usage("a passed-out board has no opening lead")
+            raise UsageError("a passed-out board has no opening lead")
         declarer = Seat.parse(args.declarer) if args.declarer else contract.declarer
         if declarer is None:
-            raise _Usage("give --declarer (or a contract with its declarer, like 4SN)")
+            raise UsageError("give --declarer (or a contract with its declarer, like 4SN)")
         if contract.declarer is not None and contract.declarer != declarer:
-            raise _Usage(f"--contract {args.contract} names declarer "
+            raise UsageError(f"--contract {args.contract} names declarer "
                          f"{contract.declarer.letter}, --declarer says {declarer.letter}")
         if args.leader is not None and Seat.parse(args.leader) != declarer.lho:
-            raise _Usage(f"the opening leader is declarer's left-hand opponent, "
+            raise UsageError(f"the opening leader is declarer's left-hand opponent, "
                          f"{declarer.lho.letter}, not {Seat.parse(args.leader).letter}")
         vul = Vulnerability.parse(args.vul if args.vul is not None else "none")
     except CardgamesError as err:
-        raise _Usage(str(err)) from None
+        raise UsageError(str(err)) from None
     if len(hand) != 13:
-        raise _Usage(f"--hand must hold 13 cards, not {len(hand)}")
+        raise UsageError(f"--hand must hold 13 cards, not {len(hand)}")
     constraints, known = _seat_options(args, declarer.lho)
     try:
         report = _analyse(args, hand, contract, declarer, vul, constraints, known, "deals")
     except CardgamesError as err:
-        raise _Usage(_message(err, args)) from None
+        raise UsageError(_message(err, args)) from None
     output.add(report, None)
     games += report.games() if args.save_deals else []
     return 0
@@ -338,7 +334,7 @@ def _board_games(report: LeadReport, source: str, board: int | None) -> list[pbn
 def _files(args, output: _Output, games: list[pbn.Game], report_error: Callable[[str], None]
            ) -> int:
     if args.hand or args.contract or args.declarer or args.leader or args.vul:
-        raise _Usage("with PBN files, the hand, contract, declarer and vulnerability come from "
+        raise UsageError("with PBN files, the hand, contract, declarer and vulnerability come from "
                      "each board; drop --hand/--contract/--declarer/--leader/--vul")
     failed = 0
     analysed = 0
@@ -357,7 +353,7 @@ def _files(args, output: _Output, games: list[pbn.Game], report_error: Callable[
                     where = f"{path}:{game.line}" if game.line is not None else path
                     try:
                         result = _board(args, game, path, output)
-                    except (CardgamesError, _Usage) as err:
+                    except (CardgamesError, UsageError) as err:
                         failed += 1
                         text = _message(err, args) if isinstance(err, CardgamesError) else err
                         report_error(f"{where}: {text}")
@@ -371,7 +367,7 @@ def _files(args, output: _Output, games: list[pbn.Game], report_error: Callable[
         except BrokenPipeError:
             raise
         except OSError as err:
-            raise _Usage(f"cannot read {path}: {err.strerror or err}") from None
+            raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
     if skipped and not args.quiet:
         report_error(f"{skipped} board{'s' * (skipped != 1)} skipped: no contract (or passed "
                      f"out), so no opening lead to choose")
@@ -420,12 +416,12 @@ def _open_output(path: str, option: str, created: list[str]) -> TextIO:
     that did not exist before (removed again if the run ends in a usage error before
     anything was written to them)."""
     if os.path.isdir(path):
-        raise _Usage(f"cannot write {option} {path}: it is a directory")
+        raise UsageError(f"cannot write {option} {path}: it is a directory")
     existed = os.path.exists(path)
     try:
         fp = open(path, "w", encoding="utf-8")
     except OSError as err:
-        raise _Usage(f"cannot write {option} {path}: {err.strerror or err}") from None
+        raise UsageError(f"cannot write {option} {path}: {err.strerror or err}") from None
     if not existed:
         created.append(path)
     return fp
@@ -449,7 +445,7 @@ def run(args: argparse.Namespace) -> int:
         _check_options(args)
         if args.output and args.save_deals and \
                 os.path.abspath(args.output) == os.path.abspath(args.save_deals):
-            raise _Usage("-o and --save-deals name the same file")
+            raise UsageError("-o and --save-deals name the same file")
         # Open the output files before any work: a path that cannot be written is a usage
         # error now, not after all the solving.
         if args.output:
@@ -468,14 +464,14 @@ def run(args: argparse.Namespace) -> int:
                 pbn.dump(games, deals_fp)
                 deals_fp.close()
             except OSError as err:
-                raise _Usage(f"cannot write --save-deals {args.save_deals}: "
+                raise UsageError(f"cannot write --save-deals {args.save_deals}: "
                              f"{err.strerror or err}") from None
         if getattr(args, "seed_drawn", False) and getattr(args, "analysed", 0):
             # The text and JSON reports show it too; CSV does not.
             report_error(f"no --seed given: this run used --seed {args.seed} (give it to "
                          f"repeat the run)")
         return status
-    except _Usage as err:
+    except UsageError as err:
         close_files()
         for path in created:  # made by this run and still empty: take it away again
             try:

@@ -11,7 +11,7 @@ as ``FILE:LINE: reason`` and the run goes on.
 Boards are analysed on ``--jobs`` threads (one solver each, so each solver's
 transposition table carries over from card to card of its board) and written in file
 order as they finish, a chunk at a time.  With ``--db FILE`` every trace is saved in the
-results store (:mod:`ddsolver.cli_store`), keyed by deal, trumps, leader and cards, so an
+results store (:mod:`ddsolver.store`), keyed by deal, trumps, leader and cards, so an
 interrupted run goes on with ``--resume`` and nothing is analysed twice.
 """
 
@@ -48,8 +48,8 @@ from .cli import (
     open_store,
     progress_bar,
 )
-from .cli_store import ResultStore, TraceKey, deal_key
 from .pool import SolverPool
+from .store import ResultStore, TraceKey, deal_key
 
 __all__ = ["add_parser", "run_play", "PlayedBoard", "played_board"]
 

@@ -181,7 +181,7 @@ def test_played_file_matches_its_generator():
 def test_play_db_saves_every_trace_and_resumes_after_an_interrupt(tmp_path, capsys,
                                                                    monkeypatch):
     from ddsolver import cli_play
-    from ddsolver.cli_store import ResultStore
+    from ddsolver.store import ResultStore
 
     reference = tmp_path / "reference.json"
     assert run(capsys, "play", PLAYED, "--format", "json", "-o", reference, "-q")[0] == 0

@@ -13,8 +13,8 @@ import pytest
 from cardgames import pbn
 from cardgames.cards import Seat, Suit
 from ddsolver import cli, dd_table
-from ddsolver.cli_store import ResultStore
 from ddsolver.par import par as par_of
+from ddsolver.store import ResultStore
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SESSION = DATA / "session.pbn"

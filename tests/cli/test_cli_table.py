@@ -20,8 +20,8 @@ import pytest
 
 from cardgames import pbn
 from ddsolver import DDTable, cli, dd_table
-from ddsolver.cli_store import SCHEMA_VERSION, ResultStore
 from ddsolver.par import par as par_of
+from ddsolver.store import SCHEMA_VERSION, ResultStore
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SESSION = DATA / "session.pbn"
@@ -445,7 +445,7 @@ def test_pbn_output_keeps_the_comments_of_files_without_games(tmp_path, capsys):
 
 
 def test_a_store_that_fails_during_the_run_is_reported_plainly(tmp_path, capsys, monkeypatch):
-    from ddsolver.cli_store import StoreError
+    from ddsolver.store import StoreError
 
     def fail(self, key, table):
         raise StoreError(f"cannot write to {self.path}: database or disk is full")
