@@ -564,16 +564,30 @@ def bench_nodes(run: Run, ours: Ours, dds: Dds, boards, forget: Callable[[], Non
     run.sections.append(sec)
 
 
+def _rss_kb() -> float:
+    """This process's resident size in KB (Linux /proc; elsewhere its peak, ru_maxrss)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return float(line.split()[1])
+    except OSError:
+        pass
+    return float(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
 def rss_per_thread(tt_mb: int, deals: int = 3) -> tuple[float, float] | None:
-    """Peak RSS a single-threaded solver adds to a fresh process, ours and DDS's, in MB:
-    each in its own child process, the peak after solving ``deals`` tables less the
-    process's size before the solver was made."""
+    """Memory a single-threaded solver adds to a fresh process, ours and DDS's, in MB: each
+    in its own child process, its resident size after solving ``deals`` tables less its size
+    before the solver was made.  (Resident size, not ru_maxrss: on Linux a child inherits
+    its parent's peak, which would hide the child's own.  Neither solver gives memory back
+    between tables, so the size after them is their peak.)"""
     # Everything is imported before the first reading, so the difference is the solver's.
-    common = ("import resource, random, sys; sys.path[:0] = [{root!r}, {bench!r}]; "
-              "from bench_dds import random_boards, _masks; "
+    common = ("import random, sys; sys.path[:0] = [{root!r}, {bench!r}]; "
+              "from bench_dds import random_boards, _masks, _rss_kb; "
               "import ddsolver, endplay._dds as dds; "
               "boards = random_boards(99, {n}); "
-              "r0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; ")
+              "r0 = _rss_kb(); ")
     ours_code = common + ("s = ddsolver.Solver({tt}); "
                           "[s.dd_table(d) for d, _, _ in boards]; ")
     dds_code = common + ("dds._dll.SetMaxThreads(1); "
@@ -581,7 +595,7 @@ def rss_per_thread(tt_mb: int, deals: int = 3) -> tuple[float, float] | None:
                          "for d, _, _ in boards:\n"
                          "    for i, m in enumerate(_masks(d)): tdl.cards[i // 4][i % 4] = m\n"
                          "    dds.CalcDDtable(tdl, res)\n")
-    tail = "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - r0) / 1024)"
+    tail = "print((_rss_kb() - r0) / 1024)"
     out = []
     for code in (ours_code, dds_code):
         text = code.format(root=str(ROOT), bench=str(ROOT / "bench"), n=deals, tt=tt_mb)
@@ -918,8 +932,8 @@ def report(run: Run, ours: Ours, dds: Dds, args, argv: list[str], env: dict) -> 
                f"{ours.tt_text()}")
     if env.get("rss_per_thread"):
         o_mb, d_mb = env["rss_per_thread"]
-        out.append(f"              peak RSS one single-threaded solver adds to a fresh process "
-                   f"(3 tables): ours {o_mb:.0f} MB, DDS {d_mb:.0f} MB")
+        out.append(f"              memory one single-threaded solver adds to a fresh process "
+                   f"(resident, after 3 tables): ours {o_mb:.0f} MB, DDS {d_mb:.0f} MB")
     if env.get("signature"):
         out.append(f"signature     Nodes searched: {env['signature']} (bench/signature.py)")
     if worst_lines:
