@@ -329,27 +329,36 @@ cdef inline Move *next_move(Frame *f, int i) noexcept nogil:
     return &f.moves[i]
 
 
-cdef void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
-    """Every legal move of ``seat`` (one per group of equivalent cards), weighed for
-    ordering (the search takes them best first with next_move)."""
+cdef inline void collect_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
+    """Every legal move of ``seat``, one per group of equivalent cards, not yet weighed."""
     cdef int s, ls
     f.nmoves = 0
     if pos > LEAD:
         ls = current_trick(c).suit[0]
         if c.hand[seat][ls]:
             add_groups(c, f, seat, ls)
-            if f.nmoves > 1:        # a forced card needs no weighing
-                weigh_follow(c, f, seat, pos)
             return
     for s in range(4):
         if c.hand[seat][s]:
             add_groups(c, f, seat, s)
+
+
+cdef inline void weigh_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
+    """Ordering weights for the moves collect_moves found, by the stage of the trick (the
+    search takes them best first with next_move).  A forced card needs no weighing."""
     if pos == LEAD:
         weigh_lead(c, f, seat)
         boost_killer(c, f)
         boost_cutoff(c, f, seat)
-    else:
+    elif f.nmoves > 1:
         weigh_follow(c, f, seat, pos)
+
+
+cdef inline void gen_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
+    """Every legal move of ``seat`` (one per group of equivalent cards), weighed for
+    ordering."""
+    collect_moves(c, f, seat, pos)
+    weigh_moves(c, f, seat, pos)
 
 
 cdef inline uint32_t cutoff_slot(Ctx *c, int seat) noexcept nogil:

@@ -95,6 +95,58 @@ cdef int last_trick(Ctx *c, uint16_t *decisive) noexcept nogil:
     return 1 if (((c.leader + wp) & 3) & 1) == 0 else 0
 
 
+cdef enum:
+    ETC_MIN_TRICKS = 11      # probe_leads at trick starts with at least this many tricks left
+    ETC_BONUS = 1000         # weight added to a lead whose likely trick reaches a deciding entry
+
+
+cdef void probe_leads(Ctx *c, Frame *f, int seat, int target) noexcept nogil:
+    """Near the root, look one trick ahead from the table: play each lead with every
+    follower's first-ordered card, and probe the transposition table at the next trick's
+    start.  A lead whose trick reaches an entry that settles the target for the leader's
+    side goes first (an enhanced transposition cut-off, as an ordering hint only)."""
+    cdef int i, pos, seat_q, winner, won, v, need, leader = c.leader, ply = c.ply
+    cdef int suits[4]
+    cdef int ranks[4]
+    cdef uint16_t dec[4]
+    cdef uint16_t trick_decisive[4]
+    cdef uint8_t best
+    cdef bint ns_lead = (seat & 1) == 0, cut
+    cdef Frame *g
+    cdef Move *m
+    for i in range(f.nmoves):
+        suits[0] = f.moves[i].suit
+        ranks[0] = f.moves[i].rank
+        play_card(c, seat, suits[0], ranks[0])
+        for pos in range(1, 4):
+            c.pos = pos
+            seat_q = (leader + pos) & 3
+            g = &c.frames[ply + pos]
+            collect_moves(c, g, seat_q, pos)
+            weigh_moves(c, g, seat_q, pos)
+            m = next_move(g, 0)
+            suits[pos] = m.suit
+            ranks[pos] = m.rank
+            play_card(c, seat_q, suits[pos], ranks[pos])
+        winner = finish_trick(c, trick_decisive)
+        won = 1 if (winner & 1) == 0 else 0
+        need = target - won
+        if need <= 0:
+            cut = ns_lead
+        elif need > c.tricks_left:
+            cut = not ns_lead
+        else:
+            v = tt_probe(c, c.lenkey, c.leader | (c.trump << 2), c.seq, need, dec, &best)
+            cut = v >= 0 and ((v >= need) == ns_lead)
+        unfinish_trick(c, leader)
+        for pos in range(3, 0, -1):
+            unplay_card(c, (leader + pos) & 3, suits[pos], ranks[pos])
+        unplay_card(c, seat, suits[0], ranks[0])
+        c.pos = LEAD
+        if cut:
+            f.moves[i].weight += ETC_BONUS
+
+
 cdef int search(Ctx *c, int target) noexcept nogil:
     """Can North-South take at least ``target`` of the tricks from here (the current
     trick included)?  Fail-soft: the value v returned is a bound on North-South's
@@ -189,6 +241,8 @@ cdef int search(Ctx *c, int target) noexcept nogil:
     seat = (c.leader + pos) & 3
     maxnode = (seat & 1) == 0
     gen_moves(c, f, seat, pos)
+    if pos == LEAD and c.tricks_left >= ETC_MIN_TRICKS and f.nmoves > 1:
+        probe_leads(c, f, seat, target)
     # MAX keeps the best value of its moves, MIN the worst.
     value = -1 if maxnode else 99
 
