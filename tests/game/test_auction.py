@@ -12,7 +12,6 @@ from cardgames.auction import DOUBLE, PASS, REDOUBLE, Auction, Call, CallKind
 from cardgames.errors import IllegalCallError, ParseError
 from cardgames.scoring import Contract
 
-
 # ---- calls -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, name", [
