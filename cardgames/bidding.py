@@ -33,11 +33,12 @@ fewer between them, which bounds each hand by what its partner has shown.
 
 from __future__ import annotations
 
+import operator
 import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, reduce
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
@@ -375,7 +376,7 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
         _apply_limits(auction, system, parts)
     for seat_like, c in (extra or {}).items():
         parts[Seat.parse(seat_like)].append(as_constraint(c))  # type: ignore[arg-type]
-    constraints = {s: (p[0] if len(p) == 1 else AllOf(p)) for s, p in parts.items() if p}
+    constraints = {s: reduce(operator.and_, p) for s, p in parts.items() if p}
     return Inference(constraints, tuple(meanings), tuple(unknown))
 
 

@@ -240,3 +240,37 @@ def test_bad_constraint_error_names_the_key():
     with pytest.raises(BiddingSystemError) as info:
         loads_system('[auction."1NT P"]\n"2C" = { hand = "8+ hcp, 4+ heartz" }\n')
     assert info.value.key == "auction.1NT P.2C" and "heartz" in str(info.value)
+
+
+TINY = '''
+name = "tiny"
+[opening]
+"1S" = "12+ hcp, 5+ spades"
+[opening_third_fourth]
+like = "opening"
+"1S" = "10+ hcp, 5+ spades"
+[auction."1S P"]
+"2S" = "6-10 hcp, 3+ spades"
+"2NT" = "13+ hcp, 4+ spades"
+[auction."P P 1S P"]          # a passed hand's replies
+like = "1S P"
+"2NT" = "10-11 hcp, 4+ spades"
+'''
+
+
+def test_passed_hand_contexts_and_like():
+    system = loads_system(TINY)
+    r = infer("N: P P 1S P 2NT", system)
+    assert str(r.constraints[S]) == "10+ hcp, 5+ spades"
+    assert r.constraints[N] == parse_constraint("not (12+ hcp, 5+ spades), 10-11 hcp, 4+ spades")
+    assert r.meanings[4].context == "P P 1S P"
+    # 2S comes from the table it is 'like'; an unpassed responder uses the plain context
+    assert infer("N: P P 1S P 2S", system).constraints[N].accepts(Hand.from_pbn("K32.5432.5432.A2"))
+    assert str(infer("N: 1S P 2NT", system).constraints[S]) == "13+ hcp, 4+ spades"
+
+
+def test_like_errors():
+    with pytest.raises(BiddingSystemError, match="itself made 'like'") as info:
+        loads_system('[opening]\n"1C" = "any"\n[opening_third_fourth]\nlike = "opening"\n'
+                     '[auction."1C P"]\nlike = "opening_third_fourth"\n')
+    assert info.value.line == 6
