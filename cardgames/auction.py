@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import overload
 
 from .cards import Seat, SeatLike, Strain, StrainLike
 from .errors import IllegalCallError, ParseError
@@ -300,7 +301,8 @@ class Auction:
         """Read ``"N: 1NT Pass 3NT AP"`` or, with ``dealer`` given, ``"1NT P 3NT AP"``.
         Calls are separated by spaces, commas or dashes (``"1NT-3NT"``); annotations
         (``*``, ``!``, ``?``, ``=1=``, ``$1``) attach to the call before them, written with
-        it or apart; ``AP`` adds the passes that end the auction and must come last.
+        it or apart -- a lone ``*`` marks an alert here, not the end of a PBN section as in
+        :mod:`cardgames.pbn`; ``AP`` adds the passes that end the auction and must come last.
 
         :raises ParseError: for a token that is not a call, a missing or doubled dealer.
         :raises IllegalCallError: for an illegal call, with its index.
@@ -420,10 +422,17 @@ class Auction:
         """
         return Auction(self.dealer, self.calls + tuple(Call.parse(c) for c in calls))
 
-    def __getitem__(self, index: slice) -> Auction:
-        """The auction up to a point: ``auction[:3]`` is the first three calls."""
-        if not isinstance(index, slice) or index.start not in (None, 0) or index.step not in \
-                (None, 1):
+    @overload
+    def __getitem__(self, index: int) -> Call: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Auction: ...
+
+    def __getitem__(self, index: int | slice) -> Call | Auction:
+        """``auction[i]`` is call ``i``; ``auction[:n]`` the auction up to call ``n``."""
+        if not isinstance(index, slice):
+            return self.calls[index]
+        if index.start not in (None, 0) or index.step not in (None, 1):
             raise TypeError("an auction slices only from its start, as auction[:n]")
         return Auction(self.dealer, self.calls[index])
 

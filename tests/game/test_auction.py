@@ -114,7 +114,7 @@ def test_incomplete_auction_has_the_contract_so_far():
     a = Auction.parse("E: 1H X 2H")
     assert not a.is_complete and a.contract == Contract.parse("2HE") and a.next_seat == Seat.NORTH
     assert a.then("P", "P", "P").is_complete
-    assert a[:2] == Auction.parse("E: 1H X")
+    assert a[:2] == Auction.parse("E: 1H X") and a[1] == Call.parse("X") and a[-1].name == "2H"
 
 
 def test_needs_a_dealer():
