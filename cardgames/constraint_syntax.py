@@ -20,6 +20,15 @@ five-card major.  ``not`` negates one term.  The terms:
 ``holds SA``, ``holds SA HK``             these cards are in the hand
 ``lacks SA``                              none of these cards is in the hand
 ``any``                                   no constraint
+``4+ hcp in spades``, ``hcp in hearts<=2``  high-card points in one suit
+``ltc<=7``, ``7-8 ltc``                   losing-trick count (basic: missing A K Q among
+                                          the top min(length, 3) cards of each suit)
+``5+ controls``, ``controls 3-4``         controls: ace 2, king 1
+``13+ tp``                                hcp + length points (1 per card over four)
+``10-12 dp``                              hcp + shortness points (void 3, singleton 2,
+                                          doubleton 1): dummy points; ``lsp``: both
+``2+ of top 3 spades``, ``top 5 hearts>=3``  how many of the N highest cards of a suit
+``8+ quality hearts``, ``sq spades>=9``   suit quality: length + honours (A K Q J 10)
 ========================================  ===============================================
 
 Malformed text raises :class:`~cardgames.errors.ParseError` naming the offending text and
@@ -30,22 +39,34 @@ a predicate on the whole deal goes to :class:`Sampler` as ``predicate=``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .cards import Card, Suit
 from .constraints import (
+    _MAX_CONTROLS,
     _MAX_HCP,
+    _MAX_LTC,
+    _MAX_POINTS,
+    _MAX_QUALITY,
+    _MAX_SUIT_HCP,
     _SUIT_NAMES,
     _SUIT_WORDS,
     HCP,
+    LTC,
     AllOf,
     Any,
     Constraint,
+    Controls,
     Holds,
     Lacks,
     Length,
     Not,
     Shape,
+    SuitHCP,
+    SuitQuality,
+    TopHonours,
+    TotalPoints,
     _any_of,
     balanced,
     unbalanced,
@@ -153,9 +174,8 @@ class _Parser:
             return self.number_first()
         if t.kind == "word":
             word = t.text.lower()
-            if word == "hcp":
-                self.take()
-                return self.after_subject(t, None)
+            if word in _SUBJECT_WORDS or re.fullmatch(r"top\d*", word):
+                return self.after_subject(t, self.subject())
             if word in ("balanced", "unbalanced", "any"):
                 self.take()
                 return {"balanced": balanced, "unbalanced": unbalanced, "any": Any}[word]()
@@ -169,12 +189,10 @@ class _Parser:
                 if s.kind not in ("num", "pattern"):
                     raise self.error("expected a shape like 4333 or 4=4=3=2 after 'shape'", s)
                 return self.shape(s)
-            suit = _SUIT_WORDS.get(t.text.upper())
-            if suit is not None:
-                self.take()
-                return self.after_subject(t, suit)
+            if t.text.upper() in _SUIT_WORDS:
+                return self.after_subject(t, self.subject())
             raise self.error(f"unknown word {t.text!r} (expected hcp, a suit, a shape, "
-                             f"balanced, holds or lacks)")
+                             f"balanced, holds, lacks, ltc, controls, tp, dp, quality or top)")
         if t.kind == "end":
             raise self.error("expected a term after the separator")
         raise self.error(f"unexpected {t.text!r}")
@@ -207,29 +225,75 @@ class _Parser:
             raise self.error("expected a number", t)
         return int(t.text), t
 
-    def subject(self) -> tuple[_Tok, Suit | None]:
-        """'hcp' or a suit word; returns the token and the suit (None for hcp)."""
+    def subject(self) -> _Subject:
+        """What a number counts: 'hcp', a suit (its length), 'hcp in SUIT', 'ltc',
+        'controls', 'tp'/'dp'/'lsp', 'quality SUIT', 'top N SUIT'."""
         t = self.take()
-        if t.kind == "word":
-            if t.text.lower() == "hcp":
-                return t, None
-            suit = _SUIT_WORDS.get(t.text.upper())
-            if suit is not None:
-                return t, suit
-        raise self.error("expected 'hcp' or a suit (spades, hearts, diamonds, clubs)", t)
+        word = t.text.lower() if t.kind == "word" else ""
+        if word == "hcp":
+            if self.is_word("in"):
+                self.take()
+                suit = self.suit_word("after 'hcp in'")
+                return _Subject(f"hcp in {_SUIT_NAMES[suit]}", _MAX_SUIT_HCP,
+                                lambda lo, hi: SuitHCP(suit, lo, hi))
+            return _Subject("hcp", _MAX_HCP, HCP)
+        if word in ("ltc", "losers"):
+            return _Subject("ltc", _MAX_LTC, LTC)
+        if word == "controls":
+            return _Subject("controls", _MAX_CONTROLS, Controls)
+        if word in _POINTS:
+            length, shortness = _POINTS[word]
+            return _Subject(word, _MAX_POINTS,
+                            lambda lo, hi: TotalPoints(lo, hi, length, shortness))
+        if word in ("quality", "sq"):
+            suit = self.suit_word("after 'quality'")
+            return _Subject(f"quality {_SUIT_NAMES[suit]}", _MAX_QUALITY,
+                            lambda lo, hi: SuitQuality(suit, lo, hi))
+        m = re.fullmatch(r"top(\d*)", word)
+        if m is not None:
+            if m.group(1):
+                top = int(m.group(1))
+            else:
+                top, _ = self.number()
+            if not 1 <= top <= 13:
+                raise self.error("'top N' counts the N highest cards of a suit, N 1..13", t)
+            if self.is_word("in"):
+                self.take()
+            suit = self.suit_word(f"after 'top {top}'")
+            return _Subject(f"top {top} {_SUIT_NAMES[suit]}", top,
+                            lambda lo, hi: TopHonours(suit, lo, hi, top))
+        held = _SUIT_WORDS.get(t.text.upper()) if t.kind == "word" else None
+        if held is not None:
+            return _Subject(_SUIT_NAMES[held], 13, lambda lo, hi: Length(held, lo, hi))
+        raise self.error("expected 'hcp' or a suit (spades, hearts, diamonds, clubs), or "
+                         "ltc, controls, tp, dp, lsp, quality SUIT, top N SUIT", t)
 
-    def make(self, suit: Suit | None, lo: int, hi: int, at: _Tok) -> Constraint:
-        top = _MAX_HCP if suit is None else 13
-        what = "hcp" if suit is None else _SUIT_NAMES[suit]
+    def suit_word(self, where: str) -> Suit:
+        t = self.take()
+        suit = _SUIT_WORDS.get(t.text.upper()) if t.kind == "word" else None
+        if suit is None:
+            raise self.error(f"expected a suit {where}", t)
+        return suit
+
+    def make(self, subject: _Subject, lo: int, hi: int, at: _Tok) -> Constraint:
+        top = subject.top
         hi = min(hi, top)
         if lo > top:
-            raise self.error(f"{what} cannot be {lo} or more (at most {top})", at)
+            raise self.error(f"{subject.name} cannot be {lo} or more (at most {top})", at)
         if lo > hi:
-            raise self.error(f"empty range {lo}-{hi} for {what}", at)
-        return HCP(lo, hi) if suit is None else Length(suit, lo, hi)
+            raise self.error(f"empty range {lo}-{hi} for {subject.name}", at)
+        return subject.make(lo, hi)
+
+    def counted(self) -> _Subject:
+        """The subject after a number: ``spades``, or ``of top 3 spades``."""
+        if self.is_word("of"):
+            self.take()
+            if not (self.tok.kind == "word" and self.tok.text.lower().startswith("top")):
+                raise self.error("expected 'top N SUIT' after 'of'")
+        return self.subject()
 
     def number_first(self) -> Constraint:
-        """``15-17 hcp``, ``12+ hcp``, ``5 spades``, ``4333`` ..."""
+        """``15-17 hcp``, ``12+ hcp``, ``5 spades``, ``2+ of top 3 hearts``, ``4333`` ..."""
         n, t = self.number()
         if len(t.text) == 4 and (self.tok.kind == "end" or self.tok.text in (",", ")")
                                  or self.is_word("and", "or")):
@@ -237,47 +301,57 @@ class _Parser:
         if self.tok.text == "-" and self.peek().kind == "num":
             self.take()
             m, _ = self.number()
-            _, suit = self.subject()
-            return self.make(suit, n, m, t)
+            return self.make(self.counted(), n, m, t)
         if self.tok.text == "+":
             self.take()
-            _, suit = self.subject()
-            return self.make(suit, n, 99, t)
+            return self.make(self.counted(), n, 99, t)
         if self.tok.text == "-":
             self.take()
-            _, suit = self.subject()
-            return self.make(suit, 0, n, t)
-        _, suit = self.subject()
-        return self.make(suit, n, n, t)
+            return self.make(self.counted(), 0, n, t)
+        return self.make(self.counted(), n, n, t)
 
-    def after_subject(self, head: _Tok, suit: Suit | None) -> Constraint:
-        """``hcp>=12``, ``spades<=3``, ``hcp 15-17``, ``hcp 12+``."""
+    def after_subject(self, head: _Tok, subject: _Subject) -> Constraint:
+        """``hcp>=12``, ``spades<=3``, ``hcp 15-17``, ``ltc 7-8``, ``controls 5+``."""
         if self.tok.kind == "op":
             op = self.take()
             n, t = self.number()
             if op.text in ("=", "=="):
-                return self.make(suit, n, n, t)
+                return self.make(subject, n, n, t)
             if op.text == ">=":
-                return self.make(suit, n, 99, t)
+                return self.make(subject, n, 99, t)
             if op.text == ">":
-                return self.make(suit, n + 1, 99, t)
+                return self.make(subject, n + 1, 99, t)
             if op.text == "<=":
-                return self.make(suit, 0, n, t)
+                return self.make(subject, 0, n, t)
             if n == 0:
-                raise self.error(f"{head.text} cannot be below 0", t)
-            return self.make(suit, 0, n - 1, t)
+                raise self.error(f"{subject.name} cannot be below 0", t)
+            return self.make(subject, 0, n - 1, t)
         if self.tok.kind == "num":
             n, t = self.number()
             if self.tok.text == "-" and self.peek().kind == "num":
                 self.take()
                 m, _ = self.number()
-                return self.make(suit, n, m, t)
+                return self.make(subject, n, m, t)
             if self.tok.text == "+":
                 self.take()
-                return self.make(suit, n, 99, t)
-            return self.make(suit, n, n, t)
+                return self.make(subject, n, 99, t)
+            return self.make(subject, n, n, t)
         raise self.error(f"expected a comparison (>=, <=, =, <, >) or a number after "
                          f"{head.text!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Subject:
+    """A count a range applies to: its name (for messages), its largest value, and the
+    constraint a range of it makes."""
+
+    name: str
+    top: int
+    make: Callable[[int, int], Constraint]
+
+
+_POINTS = {"tp": (True, False), "dp": (False, True), "lsp": (True, True)}
+_SUBJECT_WORDS = frozenset({"hcp", "ltc", "losers", "controls", "quality", "sq"}) | set(_POINTS)
 
 
 def parse_constraint(text: str) -> Constraint:

@@ -1,5 +1,6 @@
 """Constraints on one hand, for dealing the hidden hands: high-card points, suit lengths,
-shapes, cards held or lacking, a Python predicate, and their combinations (``&``, ``|``,
+shapes, cards held or lacking, hand evaluation (losing-trick count, controls, total points,
+top honours and suit quality), a Python predicate, and their combinations (``&``, ``|``,
 ``~``).  Each constraint tests one :class:`~cardgames.hands.Hand` (``accepts``) and, except
 predicates, a whole numpy batch of hands at once (``_mask``), which is what makes the
 sampler in :mod:`cardgames.sampling` fast.  Their text form is read by
@@ -23,7 +24,9 @@ from .errors import ParseError
 from .hands import HCP_BY_RANK, Hand
 
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
-           "AnyOf", "Not", "Any", "balanced", "unbalanced", "as_constraint"]
+           "AnyOf", "Not", "Any", "balanced", "unbalanced", "as_constraint", "LTC", "Controls",
+           "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "losing_tricks",
+           "control_count", "total_points", "top_honours", "suit_quality", "suit_hcp"]
 
 # ---- card tables (card index = suit * 13 + rank - 2, as Card.index) ------------------------
 
@@ -36,18 +39,47 @@ _SUIT_WORDS = {"SPADES": Suit.SPADES, "SPADE": Suit.SPADES, "S": Suit.SPADES, "�
                "♦": Suit.DIAMONDS, "CLUBS": Suit.CLUBS, "CLUB": Suit.CLUBS, "C": Suit.CLUBS,
                "♣": Suit.CLUBS}
 _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+_CONTROLS52 = np.array([{14: 2, 13: 1}.get(i % 13 + 2, 0) for i in range(52)], dtype=np.int16)
+_MAX_LTC = 12       # three losers in each of four suits
+_MAX_CONTROLS = 12  # four aces and four kings
+_MAX_POINTS = 55    # a ceiling for total points: 37 hcp plus at most 18 for distribution
+_MAX_QUALITY = 18   # thirteen cards, five of them honours
+_MAX_SUIT_HCP = 10  # A K Q J
 
 
 class _Features:
     """One hand's features across a batch of deals, computed on first use."""
 
-    __slots__ = ("held", "_hcp", "_lengths", "_shape")
+    __slots__ = ("held", "_hcp", "_lengths", "_shape", "_ltc", "_controls")
 
     def __init__(self, held: np.ndarray):
         self.held = held  # (B, 52) bool: the hand holds card i
         self._hcp: np.ndarray | None = None
         self._lengths: np.ndarray | None = None
         self._shape: np.ndarray | None = None
+        self._ltc: np.ndarray | None = None
+        self._controls: np.ndarray | None = None
+
+    @property
+    def suits(self) -> np.ndarray:
+        """(B, 4, 13) bool: held by suit S H D C, rank 2 first (the ace is [..., 12])."""
+        return self.held.reshape(-1, 4, 13)
+
+    @property
+    def ltc(self) -> np.ndarray:
+        """(B,) losing-trick count, as :func:`losing_tricks`."""
+        if self._ltc is None:
+            s = self.suits
+            top = np.minimum(self.lengths, 3)
+            self._ltc = (top - s[:, :, 12] - (s[:, :, 11] & (top >= 2))
+                         - (s[:, :, 10] & (top >= 3))).sum(axis=1)
+        return self._ltc
+
+    @property
+    def controls(self) -> np.ndarray:
+        if self._controls is None:
+            self._controls = self.held @ _CONTROLS52
+        return self._controls
 
     @property
     def hcp(self) -> np.ndarray:
@@ -585,3 +617,254 @@ class Not(Constraint):
         compound = isinstance(self.part, (AllOf, AnyOf)) or " or " in inner
         return f"not ({inner})" if compound else f"not {inner}"
 
+
+
+# ---- hand evaluation: the plain counts, then the constraints over them ---------------------
+
+def losing_tricks(hand: Hand) -> int:
+    """The losing-trick count (LTC), in its basic form: in each suit, the number of the
+    top ``min(length, 3)`` places not filled by the ace, king or queen -- a void has no
+    loser, a singleton one unless it is the ace, a doubleton counts the missing A and K,
+    a longer suit the missing A, K and Q.  So ``Qx`` is two losers and ``AQx`` one; the
+    half-loser refinements some authors add are left out.  0 to 12.
+    """
+    total = 0
+    for s in range(4):
+        top = min(hand.length(s), 3)
+        held = sum(1 for i, r in enumerate((14, 13, 12)) if i < top and hand.masks[s] >> r & 1)
+        total += top - held
+    return total
+
+
+def control_count(hand: Hand) -> int:
+    """Controls: ace 2, king 1.  0 to 12."""
+    return sum(2 * (m >> 14 & 1) + (m >> 13 & 1) for m in hand.masks)
+
+
+def total_points(hand: Hand, length: bool = True, shortness: bool = False) -> int:
+    """High-card points plus, with ``length``, one point for every card over four in a suit
+    (the length points of the ACBL's opening-bid count) and, with ``shortness``, 3 for a
+    void, 2 for a singleton and 1 for a doubleton (Goren's distributional points, used to
+    value a hand as dummy for partner's suit)."""
+    points = hand.hcp
+    for n in hand.lengths:
+        if length:
+            points += max(0, n - 4)
+        if shortness:
+            points += max(0, 3 - n)
+    return points
+
+
+def top_honours(hand: Hand, suit: Suit | str, top: int = 3) -> int:
+    """How many of the ``top`` highest cards of ``suit`` (the ace down) the hand holds."""
+    mask = hand.masks[Suit.parse(suit)]
+    return sum(1 for r in range(15 - top, 15) if mask >> r & 1)
+
+
+def suit_quality(hand: Hand, suit: Suit | str) -> int:
+    """Ron Klinger's suit quality: the length of ``suit`` plus the honours (A K Q J 10) in
+    it.  His test for an overcall asks for quality at least the number of tricks bid (a
+    two-level overcall: 8)."""
+    s = Suit.parse(suit)
+    return hand.length(s) + top_honours(hand, s, 5)
+
+
+def suit_hcp(hand: Hand, suit: Suit | str) -> int:
+    """High-card points in one suit."""
+    mask = hand.masks[Suit.parse(suit)]
+    return sum(p for r, p in HCP_BY_RANK.items() if mask >> r & 1)
+
+
+def _value_text(subject: str, lo: int, hi: int, top: int) -> str:
+    """``7-9 ltc``, ``5+ controls``, ``ltc<=7``: the text form of a range of a count."""
+    if lo == 0 and hi < top:
+        return f"{subject}<={hi}"
+    return f"{_range_text(lo, hi, top)} {subject}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class LTC(Constraint):
+    """A losing-trick count (see :func:`losing_tricks`) between ``low`` and ``high``."""
+
+    low: int = 0
+    high: int = _MAX_LTC
+
+    def __post_init__(self) -> None:
+        _check_range("ltc", self.low, self.high, _MAX_LTC)
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= losing_tricks(hand) <= self.high
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        n = f.ltc
+        return (n >= self.low) & (n <= self.high)
+
+    def __str__(self) -> str:
+        return _value_text("ltc", self.low, self.high, _MAX_LTC)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Controls(Constraint):
+    """Controls (ace 2, king 1) between ``low`` and ``high``."""
+
+    low: int = 0
+    high: int = _MAX_CONTROLS
+
+    def __post_init__(self) -> None:
+        _check_range("controls", self.low, self.high, _MAX_CONTROLS)
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= control_count(hand) <= self.high
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        n = f.controls
+        return (n >= self.low) & (n <= self.high)
+
+    def __str__(self) -> str:
+        return _value_text("controls", self.low, self.high, _MAX_CONTROLS)
+
+
+_POINT_WORDS = {(True, False): "tp", (False, True): "dp", (True, True): "lsp"}
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TotalPoints(Constraint):
+    """High-card points plus distribution between ``low`` and ``high`` (see
+    :func:`total_points`).  In the text syntax ``tp`` counts length (``13+ tp``), ``dp``
+    shortness (dummy points, ``dp 10-12``) and ``lsp`` both."""
+
+    low: int = 0
+    high: int = _MAX_POINTS
+    length: bool = True
+    shortness: bool = False
+
+    def __post_init__(self) -> None:
+        _check_range("points", self.low, self.high, _MAX_POINTS)
+        if not (self.length or self.shortness):
+            raise ValueError("TotalPoints counts length, shortness or both (else use HCP)")
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= total_points(hand, self.length, self.shortness) <= self.high
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        n = f.hcp.astype(np.int16)
+        if self.length:
+            n = n + np.maximum(f.lengths - 4, 0).sum(axis=1)
+        if self.shortness:
+            n = n + np.maximum(3 - f.lengths, 0).sum(axis=1)
+        return (n >= self.low) & (n <= self.high)
+
+    def hcp_bounds(self) -> tuple[int, int]:
+        # Length points come to at most 9 (a 13-card suit), shortness points to at most 9
+        # (three voids).
+        extra = 9 * self.length + 9 * self.shortness
+        return max(0, self.low - extra), min(self.high, _MAX_HCP)
+
+    def __str__(self) -> str:
+        return _value_text(_POINT_WORDS[self.length, self.shortness], self.low, self.high,
+                           _MAX_POINTS)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TopHonours(Constraint):
+    """Between ``low`` and ``high`` of the ``top`` highest cards of ``suit``:
+    ``TopHonours("S", 2, 3)`` is "2 of the top 3 spades" (``2+ of top 3 spades``)."""
+
+    suit: Suit
+    low: int = 0
+    high: int = 3
+    top: int = 3
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "suit", Suit.parse(self.suit))
+        if isinstance(self.top, bool) or not isinstance(self.top, int) or not 1 <= self.top <= 13:
+            raise ValueError(f"top must be 1..13, got {self.top!r}")
+        _check_range("top honours", self.low, self.high, self.top)
+
+    def _cards(self) -> list[int]:
+        return [self.suit * 13 + r - 2 for r in range(15 - self.top, 15)]
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= top_honours(hand, self.suit, self.top) <= self.high
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        n = f.held[:, self._cards()].sum(axis=1)
+        return (n >= self.low) & (n <= self.high)
+
+    def length_bounds(self) -> tuple[tuple[int, int], ...]:
+        return tuple((self.low, 13) if s == self.suit else (0, 13) for s in range(4))
+
+    def required(self) -> frozenset[Card]:
+        if self.low < self.top:
+            return frozenset()
+        return frozenset(Card.from_index(i) for i in self._cards())
+
+    def forbidden(self) -> frozenset[Card]:
+        if self.high > 0:
+            return frozenset()
+        return frozenset(Card.from_index(i) for i in self._cards())
+
+    def __str__(self) -> str:
+        subject = f"top {self.top} {_SUIT_NAMES[self.suit]}"
+        if self.low == 0 and self.high < self.top:
+            return f"{subject}<={self.high}"
+        return f"{_range_text(self.low, self.high, self.top)} of {subject}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class SuitQuality(Constraint):
+    """Suit quality (length plus honours A K Q J 10, see :func:`suit_quality`) of ``suit``
+    between ``low`` and ``high``: ``8+ quality hearts``."""
+
+    suit: Suit
+    low: int = 0
+    high: int = _MAX_QUALITY
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "suit", Suit.parse(self.suit))
+        _check_range("suit quality", self.low, self.high, _MAX_QUALITY)
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= suit_quality(hand, self.suit) <= self.high
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        s = self.suit
+        n = f.lengths[:, s] + f.held[:, s * 13 + 8:s * 13 + 13].sum(axis=1)
+        return (n >= self.low) & (n <= self.high)
+
+    def length_bounds(self) -> tuple[tuple[int, int], ...]:
+        # quality = length + honours, and honours <= min(length, 5)
+        lo = max(0, self.low - 5, (self.low + 1) // 2)
+        return tuple((lo, min(13, self.high)) if s == self.suit else (0, 13) for s in range(4))
+
+    def __str__(self) -> str:
+        return _value_text(f"quality {_SUIT_NAMES[self.suit]}", self.low, self.high,
+                           _MAX_QUALITY)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class SuitHCP(Constraint):
+    """High-card points in ``suit`` between ``low`` and ``high``: ``4+ hcp in spades``."""
+
+    suit: Suit
+    low: int = 0
+    high: int = _MAX_SUIT_HCP
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "suit", Suit.parse(self.suit))
+        _check_range("hcp in a suit", self.low, self.high, _MAX_SUIT_HCP)
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= suit_hcp(hand, self.suit) <= self.high
+
+    def _mask(self, f: _Features) -> np.ndarray:
+        s = self.suit
+        n = f.held[:, s * 13:s * 13 + 13] @ _HCP52[:13]
+        return (n >= self.low) & (n <= self.high)
+
+    def hcp_bounds(self) -> tuple[int, int]:
+        return self.low, _MAX_HCP
+
+    def __str__(self) -> str:
+        return _value_text(f"hcp in {_SUIT_NAMES[self.suit]}", self.low, self.high,
+                           _MAX_SUIT_HCP)

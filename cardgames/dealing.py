@@ -21,16 +21,22 @@ from __future__ import annotations
 from .constraint_syntax import parse_constraint
 from .constraints import (
     HCP,
+    LTC,
     AllOf,
     Any,
     AnyOf,
     Constraint,
+    Controls,
     Holds,
     Lacks,
     Length,
     Not,
     Predicate,
     Shape,
+    SuitHCP,
+    SuitQuality,
+    TopHonours,
+    TotalPoints,
     as_constraint,
     balanced,
     unbalanced,
@@ -38,5 +44,6 @@ from .constraints import (
 from .sampling import Sampler, SampleResult, check_seed, deal_hidden
 
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
-           "AnyOf", "Not", "Any", "balanced", "unbalanced", "as_constraint",
+           "AnyOf", "Not", "Any", "balanced", "unbalanced", "as_constraint", "LTC", "Controls",
+           "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP",
            "parse_constraint", "Sampler", "SampleResult", "deal_hidden", "check_seed"]

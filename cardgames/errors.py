@@ -8,7 +8,7 @@ it makes sense, the position (column or line) of the problem.
 from __future__ import annotations
 
 __all__ = ["CardgamesError", "ParseError", "DealError", "IllegalPlayError", "PBNError",
-           "SamplingError"]
+           "SamplingError", "IllegalCallError", "BiddingSystemError"]
 
 
 class CardgamesError(ValueError):
@@ -79,3 +79,38 @@ class SamplingError(CardgamesError):
         self.attempts = attempts
         self.accepted = accepted
         super().__init__(message)
+
+
+class IllegalCallError(CardgamesError):
+    """A call the rules of the auction do not allow: an insufficient bid, a double of one's
+    own side or of nothing, a redouble without a double, a call after the auction ended.
+
+    ``call`` is the offending call as written, ``index`` its 0-based place in the auction.
+    """
+
+    def __init__(self, message: str, call: str, index: int):
+        self.message = message
+        self.call = call
+        self.index = index
+        super().__init__(f"call {index} ({call}): {message}")
+
+
+class BiddingSystemError(CardgamesError):
+    """A bidding system file is malformed: bad TOML, an unknown section, a call or auction
+    that cannot be read or cannot happen, or a constraint that does not parse.
+
+    ``source`` is the file name (if any), ``line`` the 1-based line of the problem (if it
+    could be found) and ``key`` the dotted key of the offending entry.
+    """
+
+    def __init__(self, message: str, source: str | None = None, line: int | None = None,
+                 key: str | None = None):
+        self.message = message
+        self.source = source
+        self.line = line
+        self.key = key
+        where = ":".join(str(p) for p in (source, line) if p is not None)
+        detail = f"{where}: {message}" if where else message
+        if key is not None:
+            detail += f" (at {key})"
+        super().__init__(detail)

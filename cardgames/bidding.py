@@ -1,0 +1,405 @@
+"""A bidding system as data, and what an auction says about the hands under it.
+
+A system is a TOML file of *contexts*, each a table from a call to the hand it shows,
+written in the constraint syntax of :mod:`cardgames.constraint_syntax`::
+
+    [opening]                      # first or second seat, no call yet but passes
+    "1NT" = "15-17 hcp, balanced"
+
+    [auction."1NT P"]              # the calls from the opening bid on (P = pass)
+    "2C" = { hand = "8+ hcp, 4+ hearts or 4+ spades", name = "Stayman" }
+
+Contexts are ``opening`` (first and second seat), ``opening_third_fourth`` (third and
+fourth; falls back to ``opening``) and ``auction."<calls>"``: the calls from the opening bid
+up to the one being explained, passes written ``P``, several sequences sharing one table
+separated by ``|``.  A context written with the passes before the opening (``"P P 1S P"``)
+is looked up before the one without them, so a passed hand's replies can differ.  A table
+may start from another with ``like = "<context>"`` and change some calls.
+
+What a call shows is its constraint; what a pass shows, when the table does not say, is
+that the hand fits none of the table's calls (a first-seat pass denies every opening) --
+unless one of them accepts any hand, in which case the pass is left unexplained.  A call no
+table explains costs only its own information and is listed in
+:attr:`Inference.unknown_calls`.  The ``[limits]`` table gives the partnership points for
+game and slam: a side that bid on its own and stopped below game (or slam) is taken to hold
+fewer between them, which bounds each hand by what its partner has shown.
+
+    >>> result = infer(Auction.parse("N: 1NT P 3NT AP"), default_system())
+    >>> str(result.constraints[Seat.NORTH])
+    '15-17 hcp, balanced'
+    >>> str(result.constraints[Seat.SOUTH])
+    '10-15 hcp, hearts<=3, spades<=3'
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache, reduce
+from importlib import resources
+from pathlib import Path
+from types import ModuleType
+
+from .auction import Auction, Call
+from .cards import Seat, SeatLike
+from .constraint_syntax import parse_constraint
+from .constraints import HCP, AllOf, Any, AnyOf, Constraint, Not, as_constraint
+from .errors import BiddingSystemError, IllegalCallError, ParseError
+
+__all__ = ["Rule", "BiddingSystem", "CallMeaning", "Inference", "load_system", "loads_system",
+           "default_system", "infer"]
+
+_GAME_LEVEL = {0: 4, 1: 4, 2: 5, 3: 5, 4: 3}  # by strain number S H D C NT
+_TOP_KEYS = frozenset({"name", "description", "limits", "opening", "opening_third_fourth",
+                       "auction"})
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """What one call shows in one context: its constraint, a name (``Stayman``), and the
+    line of the system file it was read from."""
+
+    call: Call
+    constraint: Constraint
+    name: str = ""
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class BiddingSystem:
+    """A bidding system: contexts (``"opening"``, ``"opening_third_fourth"`` or a
+    sequence of calls from the opening bid, like ``"1NT P"``) mapping calls to rules.
+    Made by :func:`load_system` / :func:`loads_system`."""
+
+    name: str
+    contexts: Mapping[str, Mapping[Call, Rule]]
+    game: int = 25
+    slam: int = 33
+    source: str | None = None
+    _passes: Mapping[str, Constraint | None] = field(default_factory=dict, repr=False)
+
+    def rule(self, context: str, call: Call) -> Rule | None:
+        """The rule for ``call`` in ``context`` (None if the system does not say); a pass
+        the context does not list denies every call it does list."""
+        table = self.contexts.get(context)
+        if table is None:
+            return None
+        rule = table.get(call.bare)
+        if rule is None and call.is_pass:
+            denied = self._passes.get(context)
+            if denied is not None:
+                return Rule(call, denied, "no other call")
+        return rule
+
+
+# ---- reading a system file ------------------------------------------------------------------
+
+def _toml() -> ModuleType:
+    if sys.version_info >= (3, 11):
+        import tomllib
+        return tomllib
+    try:  # pragma: no cover - Python 3.10 only
+        import tomli  # type: ignore[import-not-found]
+        return tomli
+    except ImportError:  # pragma: no cover
+        raise BiddingSystemError("reading a bidding system needs Python 3.11+ (tomllib) or "
+                                 "the tomli package on Python 3.10") from None
+
+
+class _Lines:
+    """Where each table and key of a TOML text stands (1-based lines), for error messages.
+    A light scan: headers ``[a."b c"]`` and ``key = ...`` lines; enough for system files."""
+
+    _KEY = re.compile(r"""\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
+
+    def __init__(self, text: str, toml: ModuleType):
+        self.where: dict[tuple[str, ...], int] = {}
+        table: tuple[str, ...] = ()
+        for n, line in enumerate(text.splitlines(), 1):
+            stripped = line.strip()
+            if stripped.startswith("["):
+                try:
+                    d = toml.loads(stripped)
+                except Exception:
+                    continue
+                path: list[str] = []
+                while isinstance(d, dict) and len(d) == 1:
+                    k = next(iter(d))
+                    path.append(k)
+                    d = d[k]
+                table = tuple(path)
+                self.where.setdefault(table, n)
+                continue
+            m = self._KEY.match(line)
+            if m is not None:
+                key = m.group(1)
+                if key[0] in "\"'":
+                    key = key[1:-1]
+                self.where.setdefault(table + (key,), n)
+
+    def line(self, *path: str) -> int | None:
+        while path:
+            if path in self.where:
+                return self.where[path]
+            path = path[:-1]
+        return None
+
+
+def _context_key(text: str) -> str:
+    """A sequence of calls as a context key: ``"1NT - p - 2c"`` -> ``"1NT P 2C"``."""
+    calls = [Call.parse(t) for t in re.split(r"[\s,\-]+", text.strip()) if t]
+    return " ".join("P" if c.is_pass else c.name for c in calls)
+
+
+def loads_system(text: str, source: str | None = None) -> BiddingSystem:
+    """Read a bidding system from TOML text (see the module docstring).
+
+    :raises BiddingSystemError: naming the line (when it can be found) and the key of the
+        problem: bad TOML, an unknown table, a context or call that cannot be read or
+        cannot happen there, a constraint that does not parse.
+    """
+    toml = _toml()
+    try:
+        data = toml.loads(text)
+    except toml.TOMLDecodeError as err:
+        m = re.search(r"line (\d+)", str(err))
+        raise BiddingSystemError(f"not valid TOML: {err}", source,
+                                 int(m.group(1)) if m else None) from None
+    lines = _Lines(text, toml)
+
+    def fail(message: str, *path: str) -> BiddingSystemError:
+        return BiddingSystemError(message, source, lines.line(*path), ".".join(path) or None)
+
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise fail(f"unknown table or key {key!r} (expected one of "
+                       f"{', '.join(sorted(_TOP_KEYS))})", key)
+    name = data.get("name", source or "unnamed system")
+    if not isinstance(name, str):
+        raise fail("name must be text", "name")
+    limits = data.get("limits", {})
+    if not isinstance(limits, dict):
+        raise fail("limits must be a table", "limits")
+    for k, v in limits.items():
+        if k not in ("game", "slam"):
+            raise fail(f"unknown limit {k!r} (expected game, slam)", "limits", k)
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 40:
+            raise fail(f"limit {k} must be a whole number of points 0..40, not {v!r}", "limits", k)
+
+    # Gather the raw tables: (context key, path for messages, prefix auction, table)
+    raw: list[tuple[str, tuple[str, ...], tuple[Call, ...] | None, dict]] = []
+    for name_ in ("opening", "opening_third_fourth"):
+        if name_ in data:
+            if not isinstance(data[name_], dict):
+                raise fail(f"{name_} must be a table of calls", name_)
+            raw.append((name_, (name_,), None, data[name_]))
+    auction_tables = data.get("auction", {})
+    if not isinstance(auction_tables, dict):
+        raise fail("auction must hold tables like [auction.\"1NT P\"]", "auction")
+    for written, written_table in auction_tables.items():
+        path: tuple[str, ...] = ("auction", written)
+        if not isinstance(written_table, dict):
+            raise fail("a context must be a table of calls", *path)
+        for alternative in written.split("|"):
+            try:
+                key = _context_key(alternative)
+                prefix = Auction(Seat.NORTH, tuple(Call.parse(t) for t in key.split())).calls
+            except (ParseError, IllegalCallError) as err:
+                raise fail(f"context {alternative.strip()!r} is not a legal sequence of "
+                           f"calls: {err}", *path) from None
+            if not key or all(c.is_pass for c in prefix):
+                raise fail("a context starts at the opening bid (use [opening] for the "
+                           "opening)", *path)
+            raw.append((key, path, prefix, written_table))
+
+    contexts: dict[str, dict[Call, Rule]] = {}
+    pending: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for key, table_path, prefix_calls, table in raw:
+        rules: dict[Call, Rule] = {}
+        for call_text, value in table.items():
+            where = table_path + (call_text,)
+            if call_text == "like":
+                if not isinstance(value, str):
+                    raise fail("like names another context, as text", *where)
+                pending[key] = (value, where)
+                continue
+            try:
+                call = Call.parse(call_text).bare
+            except ParseError:
+                raise fail(f"{call_text!r} is not a call", *where) from None
+            if prefix_calls is not None and \
+                    not Auction(Seat.NORTH, prefix_calls).is_legal(call):
+                raise fail(f"{call.name} cannot be called after "
+                           f"{' '.join(c.name for c in prefix_calls)}", *where)
+            if isinstance(value, str):
+                hand, label = value, ""
+            elif isinstance(value, dict) and "hand" in value and \
+                    set(value) <= {"hand", "name"}:
+                hand, label = value["hand"], value.get("name", "")
+                if not isinstance(hand, str) or not isinstance(label, str):
+                    raise fail("hand and name must be text", *where)
+            else:
+                raise fail("a call maps to its constraint text, or to a table "
+                           "{ hand = \"...\", name = \"...\" }", *where)
+            try:
+                constraint = parse_constraint(hand)
+            except ParseError as err:
+                raise fail(f"the constraint for {call.name} does not parse: {err}",
+                           *where) from None
+            if key in contexts and call in contexts[key]:
+                raise fail(f"{call.name} is explained twice in context {key!r}", *where)
+            rules[call] = Rule(call, constraint, label, lines.line(*where))
+        contexts.setdefault(key, {}).update(rules)
+
+    for key, (other, like_at) in pending.items():
+        try:
+            base_key = other if other in ("opening", "opening_third_fourth") else \
+                _context_key(other)
+        except ParseError:
+            raise fail(f"like = {other!r} is not a context", *like_at) from None
+        if base_key not in contexts:
+            raise fail(f"like = {other!r}: no such context in this system", *like_at)
+        if base_key in pending:
+            raise fail(f"like = {other!r}: that context is itself made 'like' another",
+                       *like_at)
+        contexts[key] = {**contexts[base_key], **contexts[key]}
+
+    passes: dict[str, Constraint | None] = {}
+    for key, rules in contexts.items():
+        shown = [r.constraint for c, r in rules.items() if not c.is_pass]
+        if Call.parse("P") in rules or not shown or any(isinstance(c, Any) for c in shown):
+            passes[key] = None
+        else:
+            passes[key] = Not(shown[0] if len(shown) == 1 else AnyOf(shown))
+    return BiddingSystem(name, {k: dict(v) for k, v in contexts.items()},
+                         limits.get("game", 25), limits.get("slam", 33), source, passes)
+
+
+def load_system(path: str | Path) -> BiddingSystem:
+    """Read a bidding system file (TOML); see :func:`loads_system`.
+
+    :raises BiddingSystemError: for a malformed file, naming its line and key.
+    :raises OSError: if the file cannot be read.
+    """
+    p = Path(path)
+    return loads_system(p.read_text(encoding="utf-8"), str(p))
+
+
+@lru_cache(maxsize=1)
+def default_system() -> BiddingSystem:
+    """The system shipped with the package (``cardgames/systems/standard.toml``): five-card
+    majors, a strong (15-17) notrump, Stayman and Jacoby transfers, strong 2C, weak twos."""
+    text = resources.files("cardgames").joinpath("systems/standard.toml").read_text("utf-8")
+    return loads_system(text, "standard.toml")
+
+
+# ---- inference ------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class CallMeaning:
+    """One call of an auction and what the system says it shows (``constraint`` None when
+    it says nothing: the call is unknown)."""
+
+    index: int
+    seat: Seat
+    call: Call
+    context: str
+    constraint: Constraint | None
+    name: str = ""
+
+    def __str__(self) -> str:
+        shown = "?" if self.constraint is None else str(self.constraint)
+        label = f" ({self.name})" if self.name else ""
+        return f"{self.seat.letter} {self.call.name}{label} after [{self.context}]: {shown}"
+
+
+@dataclass(frozen=True)
+class Inference:
+    """What an auction says about each hand.
+
+    ``constraints`` maps a seat to its constraint (seats the auction says nothing about
+    are absent), ready for :class:`~cardgames.sampling.Sampler`; ``meanings`` explains each
+    call; ``unknown_calls`` are the calls the system does not explain.
+    """
+
+    constraints: Mapping[Seat, Constraint]
+    meanings: tuple[CallMeaning, ...] = ()
+    unknown_calls: tuple[CallMeaning, ...] = ()
+
+    def __str__(self) -> str:
+        return "\n".join(f"{s.letter}: {c}" for s, c in sorted(self.constraints.items()))
+
+
+def _context_of(auction: Auction, index: int) -> tuple[str, ...]:
+    """The context keys to try, best first, for call ``index``."""
+    calls = auction.calls
+    first = next((i for i, c in enumerate(calls) if not c.is_pass), len(calls))
+    if index <= first:
+        return ("opening",) if index < 2 else ("opening_third_fourth", "opening")
+    seq = " ".join("P" if c.is_pass else c.name for c in calls[first:index])
+    return ("P " * first + seq, seq) if first else (seq,)
+
+
+def infer(auction: Auction | str, system: BiddingSystem | None, *,
+          extra: Mapping[SeatLike, object] | None = None, enabled: bool = True) -> Inference:
+    """The constraints an auction puts on each hand under ``system``, from the calls each
+    seat made and (for passes) did not make, bounded by the ``[limits]`` of game and slam;
+    ``extra`` (seat -> constraint or its text) is ANDed in.  With ``enabled=False`` or no
+    system, only ``extra`` is returned.
+
+    :raises ParseError: for an auction or extra constraint that cannot be read.
+    :raises IllegalCallError: for an illegal auction given as text.
+    """
+    if isinstance(auction, str):
+        auction = Auction.parse(auction)
+    parts: dict[Seat, list[Constraint]] = {s: [] for s in Seat}
+    meanings: list[CallMeaning] = []
+    unknown: list[CallMeaning] = []
+    if enabled and system is not None:
+        for i, seat, call in auction.seated():
+            keys = _context_of(auction, i)
+            rule = None
+            for key in keys:
+                rule = system.rule(key, call)
+                if rule is not None or key in system.contexts:
+                    break
+            meaning = CallMeaning(i, seat, call, key, rule.constraint if rule else None,
+                                  rule.name if rule else "")
+            meanings.append(meaning)
+            if rule is None:
+                unknown.append(meaning)
+            elif not isinstance(rule.constraint, Any):
+                parts[seat].append(rule.constraint)
+        _apply_limits(auction, system, parts)
+    for seat_like, c in (extra or {}).items():
+        parts[Seat.parse(seat_like)].append(as_constraint(c))  # type: ignore[arg-type]
+    constraints = {s: reduce(operator.and_, p) for s, p in parts.items() if p}
+    return Inference(constraints, tuple(meanings), tuple(unknown))
+
+
+def _apply_limits(auction: Auction, system: BiddingSystem,
+                  parts: dict[Seat, list[Constraint]]) -> None:
+    """A side that bid uncontested and stopped short of game (or slam) holds fewer points
+    between them than the system's game (slam) count: bound each hand by its partner's
+    shown minimum."""
+    contract = auction.contract
+    if not auction.is_complete or contract is None or contract.declarer is None:
+        return
+    side = contract.declarer & 1
+    if any(c.is_bid and seat & 1 != side for _, seat, c in auction.seated()):
+        return  # the opponents competed: stopping low may not be by choice
+    if contract.level < _GAME_LEVEL[contract.strain]:
+        limit = system.game - 1
+    elif contract.level < 6:
+        limit = system.slam - 1
+    else:
+        return
+    seats = [s for s in Seat if s & 1 == side]
+    shown = {s: (AllOf(parts[s]).hcp_bounds()[0] if parts[s] else 0) for s in seats}
+    for s in seats:
+        cap = limit - shown[s.partner]
+        if 0 <= cap < AllOf(parts[s]).hcp_bounds()[1]:
+            parts[s].append(HCP(0, cap))

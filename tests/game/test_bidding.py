@@ -1,0 +1,276 @@
+"""cardgames.bidding: the shipped system file, the loader's errors, and inference from
+auctions.  Every standard sequence is checked by dealing under the inferred constraints with
+the sampler (seeded) and testing each dealt hand twice: against the inferred constraints
+(the per-hand path, not the vectorised one that dealt it) and against what the sequence
+means to a bridge player, written out with plain Hand queries."""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+
+import pytest
+
+from cardgames import Hand, Seat
+from cardgames.auction import Auction, Call
+from cardgames.bidding import default_system, infer, load_system, loads_system
+from cardgames.constraint_syntax import parse_constraint
+from cardgames.constraints import Any
+from cardgames.errors import BiddingSystemError
+from cardgames.sampling import Sampler
+
+N, E, S, W = Seat
+
+
+def bal(h: Hand) -> bool:
+    return h.shape in ((4, 3, 3, 3), (4, 4, 3, 2), (5, 3, 3, 2))
+
+
+def sp(h: Hand) -> int:
+    return h.length("S")
+
+
+def he(h: Hand) -> int:
+    return h.length("H")
+
+
+def tp(h: Hand) -> int:
+    return h.hcp + sum(max(0, n - 4) for n in h.lengths)
+
+
+def honours(h: Hand, suit: str, top: int) -> int:
+    return sum(1 for c in h.suit_cards(suit) if c.rank > 14 - top)
+
+
+# (auction, {seat: what it means, as a plain test of the hand})
+SEQUENCES = [
+    ("N: 1NT P 3NT AP", {N: lambda h: 15 <= h.hcp <= 17 and bal(h),
+                         S: lambda h: 10 <= h.hcp <= 15 and he(h) <= 3 and sp(h) <= 3,
+                         E: lambda h: h.hcp <= 14}),
+    ("N: 1S P 2S AP", {N: lambda h: 12 <= h.hcp <= 21 and sp(h) >= 5 and tp(h) <= 15,
+                       S: lambda h: sp(h) >= 3 and h.hcp <= 10}),
+    ("N: 1H P 1S P 2H AP", {N: lambda h: 12 <= h.hcp <= 15 and he(h) >= 6,
+                            S: lambda h: 6 <= h.hcp <= 12 and sp(h) >= 4}),
+    ("N: 1H 1S 2H AP", {N: lambda h: he(h) >= 5, E: lambda h: 8 <= h.hcp <= 16 and sp(h) >= 5,
+                        S: lambda h: he(h) >= 3 and h.hcp <= 10}),
+    ("N: 2C P 2D P 2NT AP", {N: lambda h: 22 <= h.hcp <= 24 and bal(h), S: lambda h: h.hcp <= 2}),
+    ("N: 1NT P 2C P 2H P 4H AP", {N: lambda h: bal(h) and he(h) >= 4,
+                                  S: lambda h: 10 <= h.hcp <= 15 and he(h) >= 4}),
+    ("N: 1NT P 2C P 2D P 3NT AP", {N: lambda h: he(h) <= 3 and sp(h) <= 3 and bal(h),
+                                   S: lambda h: h.hcp >= 10 and max(he(h), sp(h)) >= 4}),
+    ("N: 1NT P 2C P 2S P 2NT P 3NT AP", {N: lambda h: sp(h) >= 4 and 16 <= h.hcp <= 17,
+                                         S: lambda h: 8 <= h.hcp <= 9 and he(h) >= 4}),
+    ("N: 1NT P 2D P 2H AP", {S: lambda h: he(h) >= 5 and h.hcp <= 7, N: lambda h: he(h) >= 2}),
+    ("N: 1NT P 2H P 2S P 4S AP", {S: lambda h: sp(h) >= 6 and 10 <= h.hcp <= 15}),
+    ("N: 1NT P 2D P 2H P 3NT AP", {S: lambda h: he(h) == 5 and h.hcp >= 10,
+                                   N: lambda h: he(h) == 2}),
+    ("N: 1NT P 2D P 3H P 4H AP", {N: lambda h: he(h) >= 4 and h.hcp == 17}),
+    ("N: 2H AP", {N: lambda h: 5 <= h.hcp <= 10 and he(h) == 6 and honours(h, "H", 5) >= 2,
+                  S: lambda h: he(h) <= 2 and h.hcp <= 14}),
+    ("E: 2S P 4S AP", {E: lambda h: sp(h) == 6 and h.hcp <= 10, W: lambda h: sp(h) >= 3}),
+    ("W: 3H AP", {W: lambda h: he(h) >= 7 and 5 <= h.hcp <= 10, E: lambda h: he(h) <= 2}),
+    ("N: P 4S AP", {E: lambda h: sp(h) >= 7 and h.hcp <= 11, N: lambda h: h.hcp <= 21}),
+    ("N: 1D 1S AP", {E: lambda h: sp(h) >= 5 and 8 <= h.hcp <= 16
+                     and sp(h) + honours(h, "S", 5) >= 7}),
+    ("N: 1H 1NT P 3NT AP", {E: lambda h: 15 <= h.hcp <= 18 and bal(h)
+                            and honours(h, "H", 4) >= 1}),
+    ("N: 1C 2S AP", {E: lambda h: sp(h) >= 6 and h.hcp <= 10}),
+    ("N: 1H X P 2S AP", {E: lambda h: h.hcp >= 17 or (h.hcp >= 12 and he(h) <= 2),
+                         W: lambda h: 9 <= h.hcp <= 11 and sp(h) >= 4}),
+    ("N: 1S X P 2H AP", {W: lambda h: h.hcp <= 8 and he(h) >= 4}),
+    ("N: 1H X XX AP", {S: lambda h: h.hcp >= 10}),
+    ("N: 1C 1S X P 2H AP", {S: lambda h: h.hcp >= 6 and he(h) >= 4}),
+    ("N: 1D 1H X P 1S AP", {S: lambda h: sp(h) == 4}),
+    ("N: P P P P", {s: (lambda h: h.hcp <= 21 and not (15 <= h.hcp <= 17 and bal(h))
+                        and not (12 <= h.hcp and max(he(h), sp(h)) >= 5)) for s in (N, E)}),
+    ("N: P P 1S P 2S AP", {S: lambda h: 10 <= h.hcp <= 21 and sp(h) >= 5,
+                           N: lambda h: sp(h) >= 3 and h.hcp <= 11}),
+    ("N: P P P 1H AP", {W: lambda h: h.hcp >= 10 and he(h) >= 5}),
+    ("N: 1S P 3S P 4S AP", {S: lambda h: sp(h) >= 3 and h.hcp <= 12, N: lambda h: h.hcp >= 14}),
+    ("N: 1S P 3S AP", {N: lambda h: 12 <= h.hcp <= 14}),
+    ("N: 1H P 2NT P 4H AP", {S: lambda h: h.hcp >= 13 and he(h) >= 4, N: lambda h: h.hcp <= 19}),
+    ("N: 1H P 2H P 3H P 4H AP", {N: lambda h: 16 <= tp(h) <= 18,
+                                 S: lambda h: 8 <= h.hcp <= 10 and he(h) >= 3}),
+    ("N: 1H P 2H P 3H AP", {S: lambda h: h.hcp <= 8 and he(h) >= 3}),
+    ("N: 1D P 1S P 2S AP", {N: lambda h: sp(h) >= 4 and h.hcp <= 15, S: lambda h: h.hcp <= 12}),
+    ("N: 1C P 1H P 1NT P 3NT AP", {N: lambda h: 12 <= h.hcp <= 14 and bal(h),
+                                   S: lambda h: he(h) >= 4}),
+    ("N: 2C P 2H P 4H AP", {S: lambda h: h.hcp >= 8 and he(h) >= 5 and honours(h, "H", 3) >= 2}),
+    ("S: 2NT P 3NT AP", {S: lambda h: 20 <= h.hcp <= 21 and bal(h)}),
+]
+
+
+@pytest.mark.parametrize("text, meaning", SEQUENCES, ids=[s for s, _ in SEQUENCES])
+def test_dealing_under_the_inferred_constraints(text, meaning):
+    result = infer(Auction.parse(text), default_system())
+    for seat in meaning:
+        assert seat in result.constraints, f"nothing inferred for {seat.letter}"
+    deals = Sampler(None, result.constraints, seed=11, max_seconds=20).sample(12)
+    assert len(deals) == 12
+    for deal in deals:
+        for seat, c in result.constraints.items():
+            assert c.accepts(deal[seat]), f"{seat.letter} {deal[seat]} breaks {c}"
+        for seat, means in meaning.items():
+            assert means(deal[seat]), f"{seat.letter} {deal[seat]} is not what {text} shows"
+
+
+def test_first_seat_pass_denies_an_opening():
+    c = infer("N: P", default_system()).constraints[N]
+    for pbn, opens in [("AKJ54.K32.Q4.J32", True), ("AK2.KQ3.QJ42.K32", True),  # 1S, 1NT
+                       ("QJT987.32.K43.2", True),                            # weak 2S
+                       ("Q8754.K32.Q4.J32", False), ("J32.Q32.Q432.K32", False)]:
+        assert c.accepts(Hand.from_pbn(pbn)) is not opens, pbn
+
+
+def test_a_simple_raise_denies_game_forcing_values():
+    c = infer("N: 1S P 2S", default_system()).constraints[S]
+    assert not c.accepts(Hand.from_pbn("KJ4.AQ32.K432.32"))  # 13 hcp
+    assert c.accepts(Hand.from_pbn("KJ4.Q432.J432.32"))
+
+
+def test_unknown_calls_cost_only_their_own_information():
+    a = Auction.parse("N: 1C 1S X P 2H AP")
+    r = infer(a, default_system())
+    unknown = {(u.index, u.call.name) for u in r.unknown_calls}
+    assert (4, "2H") in unknown           # opener's rebid after a negative double
+    assert (2, "X") not in unknown
+    # N's constraint is just the opening: the unknown 2H added nothing
+    assert r.constraints[N] == infer("N: 1C", default_system()).constraints[N]
+    meaning = next(m for m in r.meanings if m.index == 4)
+    assert meaning.constraint is None and meaning.context == "1C 1S X P"
+
+
+def test_inference_can_be_switched_off_and_extras_are_anded():
+    a = Auction.parse("N: 1NT P 3NT AP")
+    assert infer(a, default_system(), enabled=False).constraints == {}
+    assert infer(a, None).constraints == {}
+    r = infer(a, None, extra={"W": "holds SA"})
+    assert r.constraints == {W: parse_constraint("holds SA")}
+    r = infer(a, default_system(), extra={"N": "4+ spades", W: "5+ hearts"})
+    assert str(r.constraints[N]) == "15-17 hcp, balanced, 4+ spades"
+    assert r.constraints[W] == parse_constraint("5+ hearts")
+
+
+def test_names_and_contexts_are_reported():
+    r = infer("N: 1NT P 2C P 2H P 4H AP", default_system())
+    stayman = r.meanings[2]
+    assert stayman.name == "Stayman" and stayman.context == "1NT P" and stayman.seat == S
+    assert "Stayman" in str(stayman)
+
+
+def test_limits_bound_a_side_that_stops_below_game():
+    r = infer("N: 1H P 1S P 2H AP", default_system())
+    # responder showed 6+, opener 12+: stopping in 2H caps each by the other's minimum
+    assert r.constraints[S].hcp_bounds() == (6, 12)
+    # not when the opponents competed
+    r = infer("N: 1H 1S 2H AP", default_system())
+    assert r.constraints[N].hcp_bounds()[1] == 21
+
+
+def test_inference_is_fast():
+    system = default_system()
+    a = Auction.parse("N: 1NT P 2C P 2H P 4H AP")
+    infer(a, system)
+    n = 500
+    start = time.perf_counter()
+    for _ in range(n):
+        infer(a, system)
+    per_call = (time.perf_counter() - start) / n
+    assert per_call < 0.003, f"{per_call * 1e3:.2f} ms per auction"
+
+
+# ---- the system file -------------------------------------------------------------------------
+
+def test_default_system_parses_and_every_constraint_in_it_parses():
+    tomllib = pytest.importorskip("tomllib")
+    text = resources.files("cardgames").joinpath("systems/standard.toml").read_text("utf-8")
+    data = tomllib.loads(text)
+    tables = [data["opening"], data["opening_third_fourth"], *data["auction"].values()]
+    count = 0
+    for table in tables:
+        for call, value in table.items():
+            if call == "like":
+                continue
+            Call.parse(call)
+            parse_constraint(value if isinstance(value, str) else value["hand"])
+            count += 1
+    assert count > 150
+    system = default_system()
+    assert system.game == 25 and system.slam == 33
+    for context in ("opening", "opening_third_fourth", "1NT P", "1NT P 2C P", "1H P", "1S P",
+                    "2C P", "2H P", "1C", "1H", "1H X", "1C 1S", "1H X P"):
+        assert context in system.contexts, context
+    assert system.rule("1NT P", Call.parse("2C")).name == "Stayman"
+
+
+def test_load_system_reads_a_file(tmp_path):
+    p = tmp_path / "tiny.toml"
+    p.write_text('name = "tiny"\n[opening]\n"1C" = "12+ hcp"\n')
+    system = load_system(p)
+    assert system.name == "tiny" and system.source == str(p)
+    assert str(infer("N: P", system).constraints[N]) == "not 12+ hcp"
+
+
+def test_a_pass_is_left_unexplained_when_a_call_accepts_any_hand():
+    system = default_system()
+    assert isinstance(system.rule("2C P", Call.parse("2D")).constraint, Any)
+    assert system.rule("2C P", Call.parse("P")) is None
+
+
+@pytest.mark.parametrize("text, line, fragment", [
+    ('name = "x"\n[opening]\n"1C" = "12+ hcq"\n', 3, "constraint for 1C does not parse"),
+    ('[opening]\n"1C" = "12+ hcp"\n"1Z" = "any"\n', 3, "'1Z' is not a call"),
+    ('[opening]\n"1C" = 12\n', 2, "maps to its constraint text"),
+    ('[opening]\n"1C" = "12+ hcp"\n\n[bidding]\n"1C" = "any"\n', 4, "unknown table"),
+    ('[auction."1S P"]\n"1C" = "any"\n', 2, "1C cannot be called after 1S P"),
+    ('[auction."1S P 1H"]\n"X" = "any"\n', 1, "not a legal sequence"),
+    ('[auction."1S P"]\nlike = "2S P"\n', 2, "no such context"),
+    ('[limits]\ngame = "lots"\n', 2, "whole number"),
+    ('[opening]\n"1C" = "12+ hcp"\n"1C" = "any"\n', 3, "not valid TOML"),
+    ('[auction."1S P"]\n"2S" = { hand = "any", means = "x" }\n', 2, "maps to its constraint"),
+])
+def test_bad_system_files_name_the_line_and_key(text, line, fragment):
+    with pytest.raises(BiddingSystemError, match=fragment) as info:
+        loads_system(text, "bad.toml")
+    assert info.value.line == line
+    assert f"bad.toml:{line}:" in str(info.value)
+
+
+def test_bad_constraint_error_names_the_key():
+    with pytest.raises(BiddingSystemError) as info:
+        loads_system('[auction."1NT P"]\n"2C" = { hand = "8+ hcp, 4+ heartz" }\n')
+    assert info.value.key == "auction.1NT P.2C" and "heartz" in str(info.value)
+
+
+TINY = '''
+name = "tiny"
+[opening]
+"1S" = "12+ hcp, 5+ spades"
+[opening_third_fourth]
+like = "opening"
+"1S" = "10+ hcp, 5+ spades"
+[auction."1S P"]
+"2S" = "6-10 hcp, 3+ spades"
+"2NT" = "13+ hcp, 4+ spades"
+[auction."P P 1S P"]          # a passed hand's replies
+like = "1S P"
+"2NT" = "10-11 hcp, 4+ spades"
+'''
+
+
+def test_passed_hand_contexts_and_like():
+    system = loads_system(TINY)
+    r = infer("N: P P 1S P 2NT", system)
+    assert str(r.constraints[S]) == "10+ hcp, 5+ spades"
+    assert r.constraints[N] == parse_constraint("not (12+ hcp, 5+ spades), 10-11 hcp, 4+ spades")
+    assert r.meanings[4].context == "P P 1S P"
+    # 2S comes from the table it is 'like'; an unpassed responder uses the plain context
+    assert infer("N: P P 1S P 2S", system).constraints[N].accepts(Hand.from_pbn("K32.5432.5432.A2"))
+    assert str(infer("N: 1S P 2NT", system).constraints[S]) == "13+ hcp, 4+ spades"
+
+
+def test_like_errors():
+    with pytest.raises(BiddingSystemError, match="itself made 'like'") as info:
+        loads_system('[opening]\n"1C" = "any"\n[opening_third_fourth]\nlike = "opening"\n'
+                     '[auction."1C P"]\nlike = "opening_third_fourth"\n')
+    assert info.value.line == 6
