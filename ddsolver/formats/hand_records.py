@@ -1,0 +1,260 @@
+"""Printable hand records as one self-contained HTML page (``ddsolver report``).
+
+For every board: the four hands in a compass diagram (North at the top, West on the left),
+board number, dealer and vulnerability, high-card points, the double-dummy table (declarer's
+tricks for every declarer and strain, the contracts that make in bold) and par.  The page
+needs nothing from outside (the CSS is inline, there are no scripts or images), prints two
+boards across and three down on A4 or Letter, and never splits a board over two pages.
+:class:`HtmlReport` writes it a board at a time, so a large file streams.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import TextIO
+
+from cardgames.cards import Seat, Strain, Suit
+from cardgames.hands import Deal, Hand
+from cardgames.scoring import Vulnerability
+
+from ..boards import Board, where
+from ..par import ParResult
+from ..solver import STRAIN_ORDER, DDTable
+from . import GENERATOR
+
+__all__ = ["HtmlReport"]
+
+_SYMBOL = {Suit.SPADES: "\u2660", Suit.HEARTS: "\u2665", Suit.DIAMONDS: "\u2666",
+           Suit.CLUBS: "\u2663"}
+_STRAIN_SYMBOL = {Strain.NOTRUMP: "NT", Strain.SPADES: "\u2660", Strain.HEARTS: "\u2665",
+                  Strain.DIAMONDS: "\u2666", Strain.CLUBS: "\u2663"}
+_RED = {Suit.HEARTS, Suit.DIAMONDS}
+_SEAT_NAME = {Seat.NORTH: "North", Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West"}
+_RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "10"}
+# Table rows in hand-record order (partners together); strains in STRAIN_ORDER.
+_TABLE_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
+
+_CSS = """
+*{box-sizing:border-box}
+body{font-family:"DejaVu Sans",Arial,Helvetica,sans-serif;font-size:10.5pt;color:#111;
+ margin:0;padding:8mm;background:#fff}
+header.report{border-bottom:1.5pt solid #333;margin-bottom:5mm;padding-bottom:2mm}
+header.report h1{font-size:15pt;margin:0 0 1mm 0}
+header.report p{margin:0;color:#444;font-size:9pt}
+h2.file{font-size:12pt;margin:4mm 0 2mm 0;grid-column:1/-1}
+.boards{display:grid;grid-template-columns:1fr 1fr;gap:5mm 6mm}
+.board{border:0.8pt solid #999;border-radius:2mm;padding:3mm;break-inside:avoid;
+ page-break-inside:avoid}
+.diagram{display:grid;grid-template-columns:1fr 1fr 1fr;grid-template-rows:auto auto auto;
+ align-items:center;gap:1mm 2mm}
+.info{grid-column:1;grid-row:1;align-self:start;font-size:9pt;line-height:1.35}
+.info .number{font-size:13pt;font-weight:bold;display:block;white-space:nowrap}
+.info{white-space:nowrap}
+.hand{line-height:1.3;white-space:nowrap}
+.hand.north{grid-column:2;grid-row:1}
+.hand.west{grid-column:1;grid-row:2}
+.hand.east{grid-column:3;grid-row:2;padding-left:2mm}
+.hand.south{grid-column:2;grid-row:3}
+.hand .who{font-size:8pt;color:#555;text-transform:uppercase;letter-spacing:.04em}
+.sym{display:inline-block;width:1.15em}
+.red{color:#c8102e}
+.void{color:#777}
+.compass{grid-column:2;grid-row:2;justify-self:center;width:23mm;height:23mm;position:relative;
+ border:0.8pt solid #555;border-radius:1mm;background:#fafafa;font-size:8.5pt}
+.compass span{position:absolute;width:7mm;text-align:center;line-height:1.1}
+.compass .n{top:0.5mm;left:50%;margin-left:-3.5mm}
+.compass .s{bottom:0.5mm;left:50%;margin-left:-3.5mm}
+.compass .w{left:0.5mm;top:50%;margin-top:-0.55em}
+.compass .e{right:0.5mm;top:50%;margin-top:-0.55em}
+.compass .vul{background:#e8a0a0;border-radius:0.5mm}
+.compass .dealer{font-weight:bold;text-decoration:underline}
+.compass small{font-size:7pt;color:#333}
+.dd{grid-column:3;grid-row:3;justify-self:start;border-collapse:collapse;font-size:8.5pt}
+.dd th,.dd td{border:0.5pt solid #bbb;padding:0.3mm 1.2mm;text-align:center;min-width:5mm}
+.dd th{background:#f0f0f0;font-weight:normal}
+.dd td.makes{font-weight:bold}
+.dd td.fails{color:#777}
+.par{margin:2mm 0 0 0;font-size:9pt}
+.par b{font-weight:bold}
+.note{grid-column:1;grid-row:3;align-self:end;font-size:7.5pt;color:#666}
+footer.report{margin-top:5mm;font-size:8pt;color:#666}
+.problems{grid-column:1/-1;order:-1;border:1pt solid #c8102e;border-radius:2mm;
+ padding:2mm 3mm;font-size:9pt;break-inside:avoid;page-break-inside:avoid}
+.problems h2{font-size:10.5pt;margin:0 0 1mm 0;color:#c8102e}
+.problems p{margin:0 0 1mm 0}
+.problems ul{margin:0;padding-left:5mm}
+.problems li{font-family:"DejaVu Sans Mono",Consolas,monospace;font-size:8pt;
+ overflow-wrap:anywhere}
+@media screen and (max-width:880px){.boards{grid-template-columns:1fr}}
+@page{size:auto;margin:10mm}
+@media print{
+ body{padding:0;font-size:9.5pt;-webkit-print-color-adjust:exact;print-color-adjust:exact}
+ header.report{margin-bottom:3mm}
+ .boards{gap:3.5mm 5mm}
+ .board{padding:2.5mm}
+ .hand{line-height:1.2}
+}
+"""
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _suit_html(hand: Hand, suit: Suit) -> str:
+    ranks = [card.rank for card in hand if card.suit == suit]
+    red = " red" if suit in _RED else ""
+    cards = " ".join(_RANK_TEXT.get(int(r), str(int(r))) for r in ranks)
+    body = _esc(cards) if ranks else '<span class="void">\u2014</span>'
+    return (f'<div class="suit" data-suit="{suit.name[0]}"><span class="sym{red}">'
+            f"{_SYMBOL[suit]}</span>{body}</div>")
+
+
+def _hand_html(deal: Deal, seat: Seat) -> str:
+    hand = deal[seat]
+    assert hand is not None
+    suits = "".join(_suit_html(hand, suit) for suit in Suit)
+    return (f'<div class="hand {_SEAT_NAME[seat].lower()}" data-seat="{seat.letter}">'
+            f'<div class="who">{_SEAT_NAME[seat]}</div>{suits}</div>')
+
+
+def _compass_html(board: Board) -> str:
+    deal = board.deal
+    assert deal is not None
+    parts = []
+    vul = board.vulnerable
+    for seat in Seat:
+        classes = [seat.letter.lower()]
+        if vul is not None and vul.is_vulnerable(seat):
+            classes.append("vul")
+        if board.dealer == seat:
+            classes.append("dealer")
+        points = deal[seat].hcp  # type: ignore[union-attr]
+        parts.append(f'<span class="{" ".join(classes)}" title="{_SEAT_NAME[seat]}">'
+                     f"{seat.letter}<br><small>{points}</small></span>")
+    return f'<div class="compass" aria-label="compass">{"".join(parts)}</div>'
+
+
+def _info_html(board: Board) -> str:
+    number = "?" if board.number is None else board.number
+    dealer = "?" if board.dealer is None else _SEAT_NAME[board.dealer]
+    vul = "?" if board.vulnerable is None else _vul_words(board.vulnerable)
+    assert board.deal is not None
+    ending = board.deal.cards_per_hand
+    extra = f"<br>{ending}-card ending" if ending != 13 else ""
+    return (f'<div class="info"><span class="number">Board {_esc(number)}</span>'
+            f'Dealer: <span class="dealer-name">{_esc(dealer)}</span><br>'
+            f'Vul: <span class="vul-name">{_esc(vul)}</span>{extra}</div>')
+
+
+def _vul_words(vul: Vulnerability) -> str:
+    return {Vulnerability.NONE: "None", Vulnerability.NS: "N-S", Vulnerability.EW: "E-W",
+            Vulnerability.BOTH: "Both"}[vul]
+
+
+def _table_html(table: DDTable, cards: int) -> str:
+    # A contract makes with 7 tricks of 13; in an ending, with more than half of them.
+    needed = 7 if cards == 13 else cards // 2 + 1
+    head = "".join(f'<th{" class=red" if s in (Strain.HEARTS, Strain.DIAMONDS) else ""}>'
+                   f"{_STRAIN_SYMBOL[s]}</th>" for s in STRAIN_ORDER)
+    rows = []
+    for seat in _TABLE_SEATS:
+        cells = []
+        for strain in STRAIN_ORDER:
+            tricks = table.tricks(seat, strain)
+            cls = "makes" if tricks >= needed else "fails"
+            cells.append(f'<td class="{cls}" data-declarer="{seat.letter}" '
+                         f'data-strain="{strain.letter}">{tricks}</td>')
+        rows.append(f"<tr><th>{seat.letter}</th>{''.join(cells)}</tr>")
+    return (f'<table class="dd" title="double-dummy tricks for declarer">'
+            f"<tr><th></th>{head}</tr>{''.join(rows)}</table>")
+
+
+def _contract_html(contract) -> str:
+    strain = contract.strain
+    symbol = _STRAIN_SYMBOL[strain]
+    if strain in (Strain.HEARTS, Strain.DIAMONDS):
+        symbol = f'<span class="red">{symbol}</span>'
+    seats = "".join(s.letter for s in contract.declarers)
+    doubled = "x" if contract.doubled else ""
+    result = f"{contract.result:+d}" if contract.result else "="
+    return f"{contract.level}{symbol}{doubled} {seats} {result}"
+
+
+def _par_html(result: ParResult | None) -> str:
+    if result is None:
+        return ""
+    side = "EW" if result.score < 0 else "NS"
+    contracts = ", ".join(_contract_html(c) for c in result.contracts) or "passed out"
+    return (f'<p class="par" data-score="{result.score}">Par: <b>{side} {abs(result.score)}'
+            f"</b> \u2014 {contracts}</p>")
+
+
+class HtmlReport:
+    """Writes the report a board at a time: :meth:`begin`, :meth:`board` per board,
+    :meth:`end`."""
+
+    def __init__(self, out: TextIO, title: str, subtitle: str):
+        self.out = out
+        self.title = title
+        self.subtitle = subtitle
+        self.source: str | None = None
+        self.many_files = False
+        self.count = 0
+
+    def begin(self, many_files: bool) -> None:
+        self.many_files = many_files
+        self.out.write(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<meta name=\"generator\" content=\"{GENERATOR}\">\n"
+            f"<title>{_esc(self.title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+            f'<header class="report"><h1>{_esc(self.title)}</h1>'
+            f"<p>{_esc(self.subtitle)}</p></header>\n<main class=\"boards\">\n")
+
+    def board(self, board: Board, table: DDTable, par: ParResult | None) -> None:
+        deal = board.deal
+        assert deal is not None
+        if self.many_files and board.source != self.source:
+            self.out.write(f'<h2 class="file">{_esc(board.source)}</h2>\n')
+        self.source = board.source
+        number = "" if board.number is None else f' id="board-{board.number}"'
+        hands = "".join(_hand_html(deal, seat) for seat in Seat)
+        self.out.write(
+            f'<section class="board"{number} data-source="{_esc(where(board.source, board.line))}">'
+            f'<div class="diagram">{_info_html(board)}{hands}{_compass_html(board)}'
+            f"{_table_html(table, deal.cards_per_hand)}</div>{_par_html(par)}</section>\n")
+        self.count += 1
+
+    def end(self, failed: int, problems: Sequence[str] = (), without_par: int = 0) -> None:
+        """Close the page.  ``problems`` are the messages reported on the way
+        (``FILE:LINE: reason``): the boards left out (``failed`` of them) and the ones shown
+        without par (``without_par``).  They are listed in a notice that the page shows
+        above the boards (it is written last, as the boards stream out, and placed first
+        by the grid's ``order``)."""
+        if problems:
+            self.out.write(_problems_html(failed, problems, without_par))
+        note = (f"; {failed} board{'s' * (failed != 1)} could not be read or solved"
+                if failed else "")
+        self.out.write(
+            "</main>\n<footer class=\"report\">"
+            f"{self.count} board{'s' * (self.count != 1)}{_esc(note)}. Double-dummy tricks "
+            "for the declarer named on the left of each row (bold: the contract makes); "
+            "par from the board's dealer and vulnerability; numbers under the seats in the "
+            f"compass are high-card points. Made by {GENERATOR}.</footer>\n</body>\n</html>\n")
+
+
+def _problems_html(failed: int, problems: Sequence[str], without_par: int) -> str:
+    said = []
+    if failed:
+        said.append(f"{failed} board{'s' * (failed != 1)} could not be read or solved and "
+                    f"{'are' if failed != 1 else 'is'} left out")
+    if without_par:
+        said.append(f"{without_par} board{'s' * (without_par != 1)} "
+                    f"{'are' if without_par != 1 else 'is'} shown without par")
+    summary = "; ".join(said) or "the input has problems"
+    items = "".join(f"<li>{_esc(message)}</li>" for message in problems)
+    return (f'<aside class="problems" role="note"><h2>Not everything is shown</h2>'
+            f"<p>{_esc(summary[0].upper() + summary[1:])}. The reasons, as file:line: "
+            f"reason:</p><ul>{items}</ul></aside>\n")
