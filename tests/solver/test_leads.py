@@ -1,5 +1,5 @@
-"""ddsolver.leads and ``ddsolver leads`` (ddsolver.cli.leads): the statistics against hand-computed values on a
-tiny fixed sample (scores injected, no solving), then the analysis end to end on a few
+"""ddsolver.leads and ``ddsolver leads`` (ddsolver.cli.leads): the statistics against
+hand-computed values on a tiny fixed sample (scores injected, no solving), then the analysis end to end on a few
 seeded deals (saved lead scores agree with card_scores; same seed, same report, for any
 jobs), then the command line."""
 
