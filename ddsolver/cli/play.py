@@ -12,7 +12,9 @@ Boards are analysed on ``--jobs`` threads (one solver each, so each solver's
 transposition table carries over from card to card of its board) and written in file
 order as they finish, a chunk at a time.  With ``--db FILE`` every trace is saved in the
 results store (:mod:`ddsolver.store`), keyed by deal, trumps, leader and cards, so an
-interrupted run goes on with ``--resume`` and nothing is analysed twice.
+interrupted run goes on with ``--resume`` and nothing is analysed twice.  The reading and
+the analysis are :mod:`ddsolver.boards`' (:func:`~ddsolver.boards.analyse_boards`), the
+output :mod:`ddsolver.formats.play`'s.
 """
 
 from __future__ import annotations
