@@ -67,9 +67,6 @@ __all__ = ["ParContract", "ParResult", "par"]
 _BIDDING_ORDER = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES, Strain.NOTRUMP)
 _BID_RANK = {strain: i for i, strain in enumerate(_BIDDING_ORDER)}
 
-# Strains in the order DDS's binary par result sorts its contracts (NT first).
-_TABLE_ORDER = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
-
 # The lowest level that earns each bonus: game in NT, the majors and the minors.
 _GAME_LEVEL = {Strain.NOTRUMP: 3, Strain.SPADES: 4, Strain.HEARTS: 4,
                Strain.DIAMONDS: 5, Strain.CLUBS: 5}

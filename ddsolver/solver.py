@@ -37,7 +37,8 @@ from ._core import Core
 from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
 
 __all__ = ["DDTable", "Solver", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores",
-           "DEFAULT_TT_MB", "MAX_TT_MB"]
+           "DEFAULT_TT_MB", "MAX_TT_MB", "STRAIN_ORDER", "check_tt_mb", "check_jobs",
+           "default_jobs"]
 
 #: Transposition-table size, in MB, of a :class:`Solver` made without one.
 DEFAULT_TT_MB = 64
@@ -50,8 +51,9 @@ DealLike = Deal | str
 
 # ---- the DD table --------------------------------------------------------------------
 
-# Strains in the order a table is printed: no-trump first, as hand records show it.
-_PRINT_ORDER = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
+#: Strains in the order tables are printed (no-trump first, as hand records show them):
+#: the text of :class:`DDTable`, par's table, and every output format of the command line.
+STRAIN_ORDER = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,10 +142,10 @@ class DDTable:
         return {d.letter: {s.letter: self.rows[d][s] for s in Strain} for d in Seat}
 
     def __str__(self) -> str:
-        header = "   " + "".join(f"{s.letter:>4}" for s in _PRINT_ORDER)
+        header = "   " + "".join(f"{s.letter:>4}" for s in STRAIN_ORDER)
         lines = [header]
         for d in Seat:
-            lines.append(f"{d.letter:<3}" + "".join(f"{self.rows[d][s]:>4}" for s in _PRINT_ORDER))
+            lines.append(f"{d.letter:<3}" + "".join(f"{self.rows[d][s]:>4}" for s in STRAIN_ORDER))
         return "\n".join(lines)
 
 
@@ -423,9 +425,19 @@ def check_tt_mb(tt_mb: object) -> int:
     return tt_mb
 
 
-def _jobs(jobs: int | None) -> int:
+def default_jobs() -> int:
+    """The worker threads used when none are asked for: one per core."""
+    return os.cpu_count() or 1
+
+
+def check_jobs(jobs: int | None) -> int:
+    """``jobs`` if it is a valid number of worker threads, or :func:`default_jobs` for None.
+
+    :raises TypeError: if ``jobs`` is not an int or None.
+    :raises ValueError: if ``jobs`` is less than 1.
+    """
     if jobs is None:
-        return os.cpu_count() or 1
+        return default_jobs()
     if isinstance(jobs, bool) or not isinstance(jobs, int):
         raise TypeError(f"jobs must be an int or None, got {type(jobs).__name__}")
     if jobs < 1:
@@ -462,7 +474,7 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     :raises ParseError: for a malformed PBN deal string (with its index).
     :raises ValueError: if ``jobs`` or ``tt_mb`` is less than 1.
     """
-    n_jobs = _jobs(jobs)
+    n_jobs = check_jobs(jobs)
     solvers = SolverPool(tt_mb)
     if n_jobs == 1:
         solver = solvers.solver()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -29,3 +30,63 @@ def test_licence_and_guides_are_present():
     for name in ("LICENSE", "CHANGELOG.md", "CONTRIBUTING.md", "README.md"):
         assert (ROOT / name).is_file(), name
     assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+
+
+# ---- the direction of imports ----------------------------------------------------------------
+
+def _imports(path: Path) -> set[str]:
+    """The modules a source file imports, as absolute names (``from . import x`` in
+    ``ddsolver/cli/__init__.py`` gives ``ddsolver.cli.x``)."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    package = parts[:-1]  # a module's package; for __init__.py, the package itself
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            # `from package import module` imports the module too.
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _ddsolver_modules() -> dict[str, Path]:
+    modules = {}
+    for path in sorted((ROOT / "ddsolver").rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _is_within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_no_library_module_imports_the_command_line():
+    # The library returns data; the command line is built on it, never the other way round.
+    for name, path in _ddsolver_modules().items():
+        if _is_within(name, "ddsolver.cli") or name == "ddsolver.__main__":
+            continue
+        assert not any(_is_within(m, "ddsolver.cli") for m in _imports(path)), name
+
+
+SUBCOMMANDS = {"table", "solve", "report", "play", "leads"}
+
+
+def test_subcommands_do_not_import_each_other():
+    modules = _ddsolver_modules()
+    assert {f"ddsolver.cli.{c}" for c in SUBCOMMANDS} <= set(modules)
+    for name, path in modules.items():
+        if not _is_within(name, "ddsolver.cli") or name == "ddsolver.cli":
+            continue  # the package itself builds the parser from every subcommand
+        own = name.rsplit(".", 1)[-1]
+        for module in _imports(path):
+            for command in SUBCOMMANDS - {own}:
+                assert not _is_within(module, f"ddsolver.cli.{command}"), (name, module)

@@ -20,12 +20,6 @@ ENDING = "N:A2.J.. ..KQ.K 4..2.A K3.Q.."   # S leads in NT: CA squeezes West
 SQUEEZE = ["CA", "HQ", "S2", "CK", "S4", "S3", "SA", "DK", "HJ", "DQ", "D2", "SK"]
 
 
-def run(capsys, *argv) -> tuple[int, str, str]:
-    status = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
 def ending_game(board: int, cards: list[str], *, contract: str = "1NT",
                 declarer: str = "E", leader: str = "S", extra: str = "") -> str:
     lines = "\n".join(play_section(cards, leader, "NT")) if cards else "*"
@@ -52,8 +46,8 @@ def test_played_data_file_is_what_its_generator_writes(played_games):
         assert game.contract and game.declarer is not None
 
 
-def test_play_json_matches_the_analysis_of_every_board(capsys, played_games):
-    status, out, err = run(capsys, "play", PLAYED, "--format", "json", "-j", "2", "-q")
+def test_play_json_matches_the_analysis_of_every_board(run_cli, played_games):
+    status, out, err = run_cli("play", PLAYED, "--format", "json", "-j", "2", "-q")
     assert (status, err) == (0, "")
     records = json.loads(out)
     assert [r["board"] for r in records] == [g.board for g in played_games]
@@ -78,8 +72,8 @@ def test_play_json_matches_the_analysis_of_every_board(capsys, played_games):
     assert errors_seen > 0, "the example file should show some costly cards"
 
 
-def test_play_text_shows_every_trick_and_names_the_costly_cards(capsys, played_games):
-    status, out, err = run(capsys, "play", PLAYED, "-j", "2")
+def test_play_text_shows_every_trick_and_names_the_costly_cards(run_cli, played_games):
+    status, out, err = run_cli("play", PLAYED, "-j", "2")
     assert status == 0
     assert "6 boards analysed" in err
     blocks = out.strip().split("\n\n")
@@ -95,18 +89,18 @@ def test_play_text_shows_every_trick_and_names_the_costly_cards(capsys, played_g
     assert "took 9 (4H-1)" in lines[2]
 
 
-def test_play_passes_over_boards_without_play(capsys):
-    status, out, err = run(capsys, "play", PROBLEMS)
+def test_play_passes_over_boards_without_play(run_cli):
+    status, out, err = run_cli("play", PROBLEMS)
     assert status == 0 and out == ""
     assert "no board has both a Contract and a Play section" in err
 
 
-def test_play_on_an_ending_with_the_squeeze_and_a_mistake(tmp_path, capsys):
+def test_play_on_an_ending_with_the_squeeze_and_a_mistake(run_cli, tmp_path):
     good = ending_game(1, SQUEEZE)
     bad = ending_game(2, ["CA", "HQ", "HJ", "CK", "S4", "S3", "SA", "DK", "S2", "DQ", "D2",
                           "SK"])
     path = write(tmp_path, good, bad)
-    status, out, err = run(capsys, "play", path, "--format", "json", "-q")
+    status, out, err = run_cli("play", path, "--format", "json", "-q")
     assert status == 0, err
     first, second = json.loads(out)
     # East declares NT, so the declarer's side (E-W) starts with 0 of 3 tricks.
@@ -117,7 +111,7 @@ def test_play_on_an_ending_with_the_squeeze_and_a_mistake(tmp_path, capsys):
                                  "side": "defence", "cost": 1, "before": 0, "after": 1}]
 
 
-def test_play_reports_bad_records_with_file_and_line_and_goes_on(tmp_path, capsys):
+def test_play_reports_bad_records_with_file_and_line_and_goes_on(run_cli, tmp_path):
     revoke = ending_game(1, ["CA", "SK", "S2", "DK"])          # East holds the club king
     no_contract = ending_game(2, ["CA"], contract="?")
     wrong_leader = ending_game(3, ["HJ"], leader="N")
@@ -125,7 +119,7 @@ def test_play_reports_bad_records_with_file_and_line_and_goes_on(tmp_path, capsy
                   '[Play "S"]\nCA SK S2 ZZ\n')
     good = ending_game(5, ["CA", "SK", "S2", "CK"])
     path = write(tmp_path, revoke, no_contract, wrong_leader, not_a_card, good)
-    status, out, err = run(capsys, "play", path, "--format", "json", "-q")
+    status, out, err = run_cli("play", path, "--format", "json", "-q")
     assert status == 1
     assert [r["board"] for r in json.loads(out)] == [5]
     lines = err.strip().splitlines()
@@ -138,13 +132,13 @@ def test_play_reports_bad_records_with_file_and_line_and_goes_on(tmp_path, capsy
     assert lines[3].startswith(f"{path}:27:") and "'ZZ' is not a card" in lines[3]
 
 
-def test_play_reports_an_illegal_card_on_its_own_line(tmp_path, capsys):
+def test_play_reports_an_illegal_card_on_its_own_line(run_cli, tmp_path):
     # Trick 1: CA S3 S2 CK, won by South's ace.  Trick 2: South leads S4 and West, who
     # holds SK, discards HQ: a revoke, on the second row of the Play section.
     revoke = ending_game(1, ["CA", "S3", "S2", "CK", "S4", "HQ"])
     not_held = ending_game(2, ["CA", "S3", "S2", "CK", "S4", "DK"])  # East holds DK
     path = write(tmp_path, revoke, not_held)
-    status, out, err = run(capsys, "play", path, "-q")
+    status, out, err = run_cli("play", path, "-q")
     assert status == 1 and out == ""
     assert err.splitlines() == [
         f"{path}:7: board 1: card 6 of the play (trick 2): W cannot play HQ: must follow "
@@ -153,9 +147,9 @@ def test_play_reports_an_illegal_card_on_its_own_line(tmp_path, capsys):
         "held by E"]
 
 
-def test_play_mentions_a_result_tag_that_disagrees(tmp_path, capsys):
+def test_play_mentions_a_result_tag_that_disagrees(run_cli, tmp_path):
     game = ending_game(1, SQUEEZE, extra='[Result "2"]\n')
-    status, out, _ = run(capsys, "play", write(tmp_path, game), "-q")
+    status, out, _ = run_cli("play", write(tmp_path, game), "-q")
     assert status == 0
     assert "the Result tag says 2" in out
 
@@ -178,13 +172,12 @@ def test_played_file_matches_its_generator():
     assert module.played_text() == PLAYED.read_text()
 
 
-def test_play_db_saves_every_trace_and_resumes_after_an_interrupt(tmp_path, capsys,
-                                                                   monkeypatch):
-    from ddsolver import cli_play
+def test_play_db_saves_every_trace_and_resumes_after_an_interrupt(run_cli, tmp_path, monkeypatch):
+    from ddsolver import boards
     from ddsolver.store import ResultStore
 
     reference = tmp_path / "reference.json"
-    assert run(capsys, "play", PLAYED, "--format", "json", "-o", reference, "-q")[0] == 0
+    assert run_cli("play", PLAYED, "--format", "json", "-o", reference, "-q")[0] == 0
 
     db = tmp_path / "play.sqlite"
     out = tmp_path / "out.json"
@@ -200,12 +193,12 @@ def test_play_db_saves_every_trace_and_resumes_after_an_interrupt(tmp_path, caps
 
     with monkeypatch.context() as patch:
         patch.setattr(ResultStore, "put_trace", put)
-        status, _, err = run(capsys, "play", PLAYED, "--format", "json", "-o", out,
+        status, _, err = run_cli("play", PLAYED, "--format", "json", "-o", out,
                              "--db", db, "-j", "1")
     assert status == 130
     assert "2 new play analyses saved" in err and "--resume" in err
 
-    status, _, err = run(capsys, "play", PLAYED, "--format", "json", "-o", out, "--db", db,
+    status, _, err = run_cli("play", PLAYED, "--format", "json", "-o", out, "--db", db,
                          "--resume")
     assert status == 0
     assert "resuming with 2 play analyses" in err
@@ -213,8 +206,8 @@ def test_play_db_saves_every_trace_and_resumes_after_an_interrupt(tmp_path, caps
     assert out.read_text() == reference.read_text()
 
     # A third run takes every trace from the store, costly cards rebuilt the same way.
-    monkeypatch.setattr(cli_play, "analyse_play",
+    monkeypatch.setattr(boards, "analyse_play",
                         lambda *a, **k: pytest.fail("a stored trace was analysed again"))
-    status, _, err = run(capsys, "play", PLAYED, "--format", "json", "-o", out, "--db", db)
+    status, _, err = run_cli("play", PLAYED, "--format", "json", "-o", out, "--db", db)
     assert status == 0 and f"6 from {db}, 0 analysed now" in err
     assert out.read_text() == reference.read_text()

@@ -12,7 +12,8 @@ import pytest
 
 from cardgames import pbn
 from cardgames.cards import Seat, Suit
-from ddsolver import cli, dd_table
+from ddsolver import boards, cli, dd_table
+from ddsolver.formats.tags import optimum_score_tag
 from ddsolver.par import par as par_of
 from ddsolver.store import ResultStore
 
@@ -21,12 +22,6 @@ SESSION = DATA / "session.pbn"
 PROBLEMS = DATA / "problems.pbn"
 ENDING = "N:A2.J.. ..KQ.K 4..2.A K3.Q.."
 _RANKS = {"A": "A", "K": "K", "Q": "Q", "J": "J", "T": "10"}
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    status = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 class BoardsParser(HTMLParser):
@@ -124,9 +119,9 @@ def check_board(board: dict, game: pbn.Game) -> None:
     assert f"Board {game.board}" in board["info"]
 
 
-def test_report_shows_every_board_its_hands_table_and_par(tmp_path, capsys):
+def test_report_shows_every_board_its_hands_table_and_par(run_cli, tmp_path):
     target = tmp_path / "problems.html"
-    status, out, err = run(capsys, "report", PROBLEMS, "--html", target, "-j", "2")
+    status, out, err = run_cli("report", PROBLEMS, "--html", target, "-j", "2")
     assert status == 0
     assert out == "" and f"hand records written to {target}" in err
     text = target.read_text(encoding="utf-8")
@@ -141,16 +136,16 @@ def test_report_shows_every_board_its_hands_table_and_par(tmp_path, capsys):
     for board, game in zip(report.boards[4:], games[4:]):
         expected = par_of(dd_table(game.deal), vul=game.vulnerable, dealer=game.dealer)
         assert board["par_score"] == expected.score
-        assert cli.optimum_score_tag(expected) in board["par"]
+        assert optimum_score_tag(expected) in board["par"]
     assert "NS 2220" in report.boards[4]["par"] and "7NT NS =" in report.boards[4]["par"]
     assert "Dealer: North" in report.boards[4]["info"]
     assert "Vul: N-S" in report.boards[4]["info"]
     assert "3-card ending" in report.boards[0]["info"]
 
 
-def test_report_is_self_contained_and_print_friendly(tmp_path, capsys):
+def test_report_is_self_contained_and_print_friendly(run_cli, tmp_path):
     target = tmp_path / "r.html"
-    assert run(capsys, "report", PROBLEMS, "--html", target, "-q")[0] == 0
+    assert run_cli("report", PROBLEMS, "--html", target, "-q")[0] == 0
     text = target.read_text(encoding="utf-8")
     report = parse_report(text)
     assert text.startswith("<!DOCTYPE html>")
@@ -165,21 +160,21 @@ def test_report_is_self_contained_and_print_friendly(tmp_path, capsys):
     assert "<title>ddsolver double-dummy problems</title>" in text
 
 
-def test_report_of_session_boards_reuses_the_table_store(tmp_path, capsys, monkeypatch):
+def test_report_of_session_boards_reuses_the_table_store(run_cli, tmp_path, monkeypatch):
     with pbn.load_path(SESSION) as reader:
         games = list(reader)[:2]
     path = tmp_path / "two.pbn"
     path.write_text(pbn.dumps(games))
     db = tmp_path / "tables.sqlite"
-    assert run(capsys, "table", path, "--db", db, "-q", "-j", "2")[0] == 0
+    assert run_cli("table", path, "--db", db, "-q", "-j", "2")[0] == 0
 
     def no_solving(deals, **kwargs):
         assert list(deals) == [], "the report solved a deal the store holds"
         return iter(())
 
-    monkeypatch.setattr(cli, "iter_dd_tables", no_solving)
+    monkeypatch.setattr(boards, "iter_dd_tables", no_solving)
     target = tmp_path / "two.html"
-    status, _, err = run(capsys, "report", path, "--html", target, "--db", db,
+    status, _, err = run_cli("report", path, "--html", target, "--db", db,
                          "--title", "Two <boards> & more")
     assert status == 0, err
     assert f"2 from {db}, 0 solved now" in err
@@ -194,13 +189,13 @@ def test_report_of_session_boards_reuses_the_table_store(tmp_path, capsys, monke
     assert [b["id"] for b in report.boards] == ["board-1", "board-2"]
 
 
-def test_report_skips_a_bad_board_and_says_so(tmp_path, capsys):
+def test_report_skips_a_bad_board_and_says_so(run_cli, tmp_path):
     path = tmp_path / "bad.pbn"
     path.write_text(f'[Board "1"]\n[Deal "{ENDING}"]\n\n'
                     f'[Board "2"]\n[Deal "{ENDING.replace("KQ", "KX")}"]\n\n'
                     f'[Board "3"]\n[Deal "{ENDING}"]\n')
     target = tmp_path / "bad.html"
-    status, _, err = run(capsys, "report", path, "--html", target, "-q")
+    status, _, err = run_cli("report", path, "--html", target, "-q")
     assert status == 1
     assert f"{path}:5:" in err and "Traceback" not in err
     text = target.read_text(encoding="utf-8")
@@ -208,7 +203,7 @@ def test_report_skips_a_bad_board_and_says_so(tmp_path, capsys):
     assert "1 board could not be read or solved" in text
 
 
-def test_report_page_says_which_boards_are_left_out_or_incomplete_and_why(tmp_path, capsys):
+def test_report_page_says_which_boards_are_left_out_or_incomplete_and_why(run_cli, tmp_path):
     suits = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
     path = tmp_path / "bad.pbn"
     path.write_text(f'[Board "1"]\n[Deal "{ENDING}"]\n\n'
@@ -217,7 +212,7 @@ def test_report_page_says_which_boards_are_left_out_or_incomplete_and_why(tmp_pa
                     f'[Board "4"]\n[Deal "{ENDING.replace("KQ", "KX")}"]\n\n'  # line 12
                     f'[Board "5"]\n[Deal "{ENDING}"]\n')
     target = tmp_path / "bad.html"
-    status, _, err = run(capsys, "report", path, "--html", target, "-q")
+    status, _, err = run_cli("report", path, "--html", target, "-q")
     assert status == 1
     messages = err.splitlines()
     assert [m.split(": ")[0] for m in messages] == [f"{path}:4", f"{path}:8", f"{path}:12"]
@@ -237,7 +232,7 @@ def test_report_page_says_which_boards_are_left_out_or_incomplete_and_why(tmp_pa
     assert re.search(r"\.problems\{[^}]*order:-1", text)
 
 
-def test_interrupted_report_keeps_its_tables_and_resumes(tmp_path, capsys, monkeypatch):
+def test_interrupted_report_keeps_its_tables_and_resumes(run_cli, tmp_path, monkeypatch):
     db = tmp_path / "tables.sqlite"
     target = tmp_path / "r.html"
     real_put = ResultStore.put_table
@@ -252,30 +247,30 @@ def test_interrupted_report_keeps_its_tables_and_resumes(tmp_path, capsys, monke
 
     with monkeypatch.context() as patch:
         patch.setattr(ResultStore, "put_table", put)
-        status, _, err = run(capsys, "report", PROBLEMS, "--html", target, "--db", db, "-j", "1")
+        status, _, err = run_cli("report", PROBLEMS, "--html", target, "--db", db, "-j", "1")
     assert status == 130
     assert "2 new tables saved" in err and "--resume" in err and "Traceback" not in err
-    status, _, err = run(capsys, "report", PROBLEMS, "--html", target, "--db", db, "--resume")
+    status, _, err = run_cli("report", PROBLEMS, "--html", target, "--db", db, "--resume")
     assert status == 0
     assert f"2 from {db}, 4 solved now" in err
     assert len(parse_report(target.read_text(encoding="utf-8")).boards) == 6
 
 
-def test_report_to_standard_output(capsys):
-    status, out, _ = run(capsys, "report", PROBLEMS, "--html", "-", "-q")
+def test_report_to_standard_output(run_cli):
+    status, out, _ = run_cli("report", PROBLEMS, "--html", "-", "-q")
     assert status == 0
     assert len(parse_report(out).boards) == 6
     assert 'class="problems"' not in out  # no notice when all went well
 
 
-def test_report_usage_errors(tmp_path, capsys):
+def test_report_usage_errors(run_cli, tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         cli.main(["report", str(PROBLEMS)])            # --html is required
     assert exc.value.code == 2
     capsys.readouterr()
-    status, _, err = run(capsys, "report", PROBLEMS, "--html", PROBLEMS)
+    status, _, err = run_cli("report", PROBLEMS, "--html", PROBLEMS)
     assert status == 2 and "is an input file" in err
-    status, _, err = run(capsys, "report", PROBLEMS, "--html", tmp_path / "no" / "x.html")
+    status, _, err = run_cli("report", PROBLEMS, "--html", tmp_path / "no" / "x.html")
     assert status == 2 and "cannot write" in err
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from cardgames import pbn
-from ddsolver import DDTable, cli, dd_table
+from ddsolver import DDTable, boards, cli, dd_table
+from ddsolver.formats.tags import optimum_score_tag, par_contract_tag
 from ddsolver.par import par as par_of
 from ddsolver.store import SCHEMA_VERSION, ResultStore
 
@@ -28,12 +29,6 @@ SESSION = DATA / "session.pbn"
 PROBLEMS = DATA / "problems.pbn"
 ENDING = "N:A2.J.. ..KQ.K 4..2.A K3.Q.."
 NEW_TAGS = {"OptimumResultTable", "OptimumScore", "ParContract"}
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    status = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def read_games(text: str) -> list[pbn.Game]:
@@ -76,8 +71,8 @@ def session_subset(tmp_path: Path, boards: int) -> Path:
 
 # ---- --format pbn ----------------------------------------------------------------------
 
-def test_pbn_output_reads_back_with_the_tables_and_par_of_every_board(capsys):
-    status, out, err = run(capsys, "table", PROBLEMS, "--format", "pbn", "-q")
+def test_pbn_output_reads_back_with_the_tables_and_par_of_every_board(run_cli):
+    status, out, err = run_cli("table", PROBLEMS, "--format", "pbn", "-q")
     assert (status, err) == (0, "")
     reader = pbn.loads(out)
     games = list(reader)
@@ -97,14 +92,14 @@ def test_pbn_output_reads_back_with_the_tables_and_par_of_every_board(capsys):
     assert games[4].tag("ParContract") == "NS 7NT="
     for game in games[4:]:
         expected = par_of(result_table(game), vul=game.vulnerable, dealer=game.dealer)
-        assert game.tag("OptimumScore") == cli.optimum_score_tag(expected)
-        assert game.tag("ParContract") == cli.par_contract_tag(expected)
+        assert game.tag("OptimumScore") == optimum_score_tag(expected)
+        assert game.tag("ParContract") == par_contract_tag(expected)
 
 
-def test_pbn_output_of_session_boards_matches_the_facade_and_par(tmp_path, capsys):
+def test_pbn_output_of_session_boards_matches_the_facade_and_par(run_cli, tmp_path):
     path = session_subset(tmp_path, 2)
     target = tmp_path / "out.pbn"
-    status, _, _ = run(capsys, "table", path, "--format", "pbn", "-o", target, "-j", "2", "-q")
+    status, _, _ = run_cli("table", path, "--format", "pbn", "-o", target, "-j", "2", "-q")
     assert status == 0
     text = target.read_text()
     assert text.startswith("% PBN 2.1\n% EXPORT\n[Event ")
@@ -116,19 +111,19 @@ def test_pbn_output_of_session_boards_matches_the_facade_and_par(tmp_path, capsy
         expected = par_of(table, vul=game.vulnerable, dealer=game.dealer)
         side, score = game.tag("OptimumScore").split()
         assert (1 if side == "NS" else -1) * int(score) == expected.score
-        assert game.tag("ParContract") == cli.par_contract_tag(expected)
+        assert game.tag("ParContract") == par_contract_tag(expected)
         # The new tags follow the export tags, which keep their order.
         assert game.names()[:15] == ["Event", "Site", "Date", "Board", "West", "North",
                                      "East", "South", "Dealer", "Vulnerable", "Deal",
                                      "Scoring", "Declarer", "Contract", "Result"]
 
 
-def test_pbn_output_writes_back_a_game_it_cannot_solve(tmp_path, capsys):
+def test_pbn_output_writes_back_a_game_it_cannot_solve(run_cli, tmp_path):
     path = tmp_path / "mixed.pbn"
     path.write_text('% PBN 2.1\n[Event "header"]\n[Note "no deal here"]\n\n'
                     f'[Board "1"]\n[Deal "{ENDING}"]\n\n'
                     '{closing words}\n')
-    status, out, err = run(capsys, "table", path, "--format", "pbn", "-q")
+    status, out, err = run_cli("table", path, "--format", "pbn", "-q")
     assert status == 1
     assert f"{path}:2: no Deal tag" in err
     reader = pbn.loads(out)
@@ -140,14 +135,14 @@ def test_pbn_output_writes_back_a_game_it_cannot_solve(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("name", ["problems.pbn", "played.pbn"])
-def test_pbn_output_keeps_the_layout_of_the_input(name, tmp_path, capsys):
+def test_pbn_output_keeps_the_layout_of_the_input(run_cli, name, tmp_path):
     # data/played.pbn is long to solve: its first three games stand for it.
     text = (DATA / name).read_text()
     if name == "played.pbn":
         text = "\n\n".join(text.split("\n\n")[:3]) + "\n\n"
     path = tmp_path / name
     path.write_text(text)
-    status, out, err = run(capsys, "table", path, "--format", "pbn", "-q")
+    status, out, err = run_cli("table", path, "--format", "pbn", "-q")
     assert (status, err) == (0, "")
     # Every line as it was, the empty line after the header comment of problems.pbn and
     # the end of the file included; only the tags the command adds are new.
@@ -155,7 +150,7 @@ def test_pbn_output_keeps_the_layout_of_the_input(name, tmp_path, capsys):
     assert out.count("[OptimumResultTable") == len(list(pbn.loads(text)))
 
 
-def test_pbn_output_writes_a_game_that_does_not_read_back_exactly_as_it_was(tmp_path, capsys):
+def test_pbn_output_writes_a_game_that_does_not_read_back_exactly_as_it_was(run_cli, tmp_path):
     bad_syntax = ('{board 2 as it came from the scorer}\n\n'
                   '[Board "2"\n[Dealer "E"]\n[Deal "#"]\n[Note  "odd spacing"]\n')
     unclosed_comment = '[Board "4"]\n{ never closed\n[Deal "' + ENDING + '"]\n'
@@ -167,7 +162,7 @@ def test_pbn_output_writes_a_game_that_does_not_read_back_exactly_as_it_was(tmp_
             f'[Board "5"]\n[Deal "{ENDING}"]\n')
     path = tmp_path / "bad.pbn"
     path.write_text(text)
-    status, out, err = run(capsys, "table", path, "--format", "pbn", "-q")
+    status, out, err = run_cli("table", path, "--format", "pbn", "-q")
     assert status == 1
     assert err.splitlines() == [
         f"{path}:8: unclosed tag Board: ']' missing: '[Board \"2\"'",
@@ -182,13 +177,13 @@ def test_pbn_output_writes_a_game_that_does_not_read_back_exactly_as_it_was(tmp_
     assert [e.raw for e in reader.errors] == [bad_syntax, unclosed_comment]
 
 
-def test_pbn_output_replaces_stale_tags(tmp_path, capsys):
+def test_pbn_output_replaces_stale_tags(run_cli, tmp_path):
     path = tmp_path / "stale.pbn"
     path.write_text('[Board "5"]\n[Dealer "N"]\n[Vulnerable "NS"]\n'
                     '[Deal "N:AKQ.AKJ.AKQT.432 765.765.65.98765 432.432.432.AKQJ '
                     'JT98.QT98.J987.T"]\n[OptimumScore "EW 50"]\n[ParContract "EW 1C"]\n'
                     '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\nN NT 0\n')
-    status, out, _ = run(capsys, "table", path, "--format", "pbn", "-q")
+    status, out, _ = run_cli("table", path, "--format", "pbn", "-q")
     assert status == 0
     [game] = read_games(out)
     assert game.names() == ["Board", "Dealer", "Vulnerable", "Deal", "OptimumScore",
@@ -203,24 +198,24 @@ def test_par_tag_forms():
                                "S": {"NT": 9, "S": 5, "H": 7, "D": 5, "C": 9},
                                "W": {"NT": 4, "S": 7, "H": 5, "D": 8, "C": 4}})
     sacrifice = par_of(table, vul="none", dealer="N")     # 4DEWx-2, 300 to NS
-    assert cli.optimum_score_tag(sacrifice) == "NS 300"
-    assert cli.par_contract_tag(sacrifice) == "EW 4DX-2"
+    assert optimum_score_tag(sacrifice) == "NS 300"
+    assert par_contract_tag(sacrifice) == "EW 4DX-2"
     flat = DDTable.from_dict({d: {s: 6 for s in ("S", "H", "D", "C", "NT")}
                               for d in "NESW"})
     passed = par_of(flat, vul="none", dealer="N")
-    assert (cli.optimum_score_tag(passed), cli.par_contract_tag(passed)) == ("NS 0", "Pass")
+    assert (optimum_score_tag(passed), par_contract_tag(passed)) == ("NS 0", "Pass")
     ew = par_of(DDTable(tuple(tuple(13 - n for n in row) for row in
                               dd_table("N:AKQ.AKJ.AKQT.432 765.765.65.98765 "
                                        "432.432.432.AKQJ JT98.QT98.J987.T").rows)),
                 vul="none", dealer="N")
-    assert cli.optimum_score_tag(ew).startswith("EW ")
+    assert optimum_score_tag(ew).startswith("EW ")
 
 
 # ---- the results store -------------------------------------------------------------------
 
-def test_db_saves_every_table_and_a_second_run_solves_nothing(tmp_path, capsys, monkeypatch):
+def test_db_saves_every_table_and_a_second_run_solves_nothing(run_cli, tmp_path, monkeypatch):
     db = tmp_path / "tables.sqlite"
-    status, first, err = run(capsys, "table", PROBLEMS, "--format", "json", "--db", db)
+    status, first, err = run_cli("table", PROBLEMS, "--format", "json", "--db", db)
     assert status == 0
     assert f"0 from {db}, 6 solved now" in err
     with ResultStore(db) as store:
@@ -231,32 +226,32 @@ def test_db_saves_every_table_and_a_second_run_solves_nothing(tmp_path, capsys, 
         assert list(deals) == [], "a stored deal was solved again"
         return iter(())
 
-    monkeypatch.setattr(cli, "iter_dd_tables", no_solving)
-    status, second, err = run(capsys, "table", PROBLEMS, "--format", "json", "--db", db,
+    monkeypatch.setattr(boards, "iter_dd_tables", no_solving)
+    status, second, err = run_cli("table", PROBLEMS, "--format", "json", "--db", db,
                               "--resume")
     assert status == 0
     assert second == first
     assert "resuming with 6 tables" in err and f"6 from {db}, 0 solved now" in err
 
 
-def test_db_finds_a_deal_written_from_another_seat(tmp_path, capsys, monkeypatch):
+def test_db_finds_a_deal_written_from_another_seat(run_cli, tmp_path, monkeypatch):
     db = tmp_path / "tables.sqlite"
     first = tmp_path / "a.pbn"
     first.write_text(f'[Board "1"]\n[Deal "{ENDING}"]\n')
     rotated = tmp_path / "b.pbn"
     rotated.write_text('[Board "1"]\n[Deal "E:..KQ.K 4..2.A K3.Q.. A2.J.."]\n')
-    assert run(capsys, "table", first, "--db", db, "-q")[0] == 0
-    monkeypatch.setattr(cli, "iter_dd_tables", lambda deals, **kw: iter(()) if not list(deals)
+    assert run_cli("table", first, "--db", db, "-q")[0] == 0
+    monkeypatch.setattr(boards, "iter_dd_tables", lambda deals, **kw: iter(()) if not list(deals)
                         else pytest.fail("solved again"))
-    status, out, _ = run(capsys, "table", rotated, "--db", db, "-q", "--format", "json")
+    status, out, _ = run_cli("table", rotated, "--db", db, "-q", "--format", "json")
     assert status == 0
     assert json.loads(out)[0]["dd"] == dd_table(ENDING).to_dict()
 
 
-def test_a_deal_twice_in_one_run_is_solved_once(tmp_path, capsys, monkeypatch):
+def test_a_deal_twice_in_one_run_is_solved_once(run_cli, tmp_path, monkeypatch):
     path = tmp_path / "twice.pbn"
     path.write_text(f'[Board "1"]\n[Deal "{ENDING}"]\n\n[Board "2"]\n[Deal "{ENDING}"]\n')
-    real = cli.iter_dd_tables
+    real = boards.iter_dd_tables
     asked = []
 
     def counting(deals, **kwargs):
@@ -264,8 +259,8 @@ def test_a_deal_twice_in_one_run_is_solved_once(tmp_path, capsys, monkeypatch):
         asked.extend(deals)
         return real(deals, **kwargs)
 
-    monkeypatch.setattr(cli, "iter_dd_tables", counting)
-    status, out, _ = run(capsys, "table", path, "-q", "--format", "json")
+    monkeypatch.setattr(boards, "iter_dd_tables", counting)
+    status, out, _ = run_cli("table", path, "-q", "--format", "json")
     assert status == 0 and len(json.loads(out)) == 2 and len(asked) == 1
 
 
@@ -285,15 +280,15 @@ def interrupt_after(monkeypatch, boards: int) -> None:
 
 
 @pytest.mark.parametrize("fmt", ["csv", "pbn"])
-def test_interrupted_run_resumes_to_the_same_output(tmp_path, capsys, monkeypatch, fmt):
+def test_interrupted_run_resumes_to_the_same_output(run_cli, tmp_path, monkeypatch, fmt):
     reference = tmp_path / f"reference.{fmt}"
-    assert run(capsys, "table", PROBLEMS, "--format", fmt, "-o", reference, "-q")[0] == 0
+    assert run_cli("table", PROBLEMS, "--format", fmt, "-o", reference, "-q")[0] == 0
 
     db = tmp_path / "tables.sqlite"
     out = tmp_path / f"out.{fmt}"
     with monkeypatch.context() as patch:
         interrupt_after(patch, 3)
-        status, _, err = run(capsys, "table", PROBLEMS, "--format", fmt, "-o", out,
+        status, _, err = run_cli("table", PROBLEMS, "--format", fmt, "-o", out,
                              "--db", db, "-j", "1")
     assert status == 130
     assert "interrupted after" in err and "3 new tables saved" in err and "--resume" in err
@@ -301,7 +296,7 @@ def test_interrupted_run_resumes_to_the_same_output(tmp_path, capsys, monkeypatc
     with ResultStore(db) as store:
         assert len(store) == 3
 
-    status, _, err = run(capsys, "table", PROBLEMS, "--format", fmt, "-o", out, "--db", db,
+    status, _, err = run_cli("table", PROBLEMS, "--format", fmt, "-o", out, "--db", db,
                          "--resume", "-j", "2")
     assert status == 0
     assert f"3 from {db}, 3 solved now" in err
@@ -365,19 +360,19 @@ def test_ctrl_c_on_a_real_run_keeps_what_was_solved(tmp_path, signum, status):
         assert record["dd"] == dd_table(game.deal).to_dict()
 
 
-def test_resume_without_db_or_with_a_missing_db_is_a_usage_error(tmp_path, capsys):
-    status, _, err = run(capsys, "table", PROBLEMS, "--resume")
+def test_resume_without_db_or_with_a_missing_db_is_a_usage_error(run_cli, tmp_path):
+    status, _, err = run_cli("table", PROBLEMS, "--resume")
     assert status == 2 and "--resume needs --db" in err
     missing = tmp_path / "none.sqlite"
-    status, _, err = run(capsys, "table", PROBLEMS, "--resume", "--db", missing)
+    status, _, err = run_cli("table", PROBLEMS, "--resume", "--db", missing)
     assert status == 2 and "nothing to resume" in err
     assert not missing.exists()
 
 
-def test_db_that_is_not_a_store_is_refused_plainly(tmp_path, capsys):
+def test_db_that_is_not_a_store_is_refused_plainly(run_cli, tmp_path):
     text_file = tmp_path / "notes.txt"
     text_file.write_text("these are not tables\n" * 100)
-    status, _, err = run(capsys, "table", PROBLEMS, "--db", text_file)
+    status, _, err = run_cli("table", PROBLEMS, "--db", text_file)
     assert status == 2
     assert err.startswith("ddsolver table: error: ") and "not a ddsolver results store" in err
     assert len(err.strip().splitlines()) == 1
@@ -386,18 +381,18 @@ def test_db_that_is_not_a_store_is_refused_plainly(tmp_path, capsys):
     with sqlite3.connect(other) as con:
         con.execute("CREATE TABLE t (x)")
     con.close()
-    status, _, err = run(capsys, "table", PROBLEMS, "--db", other)
+    status, _, err = run_cli("table", PROBLEMS, "--db", other)
     assert status == 2 and "not a ddsolver results store" in err
 
 
-def test_db_from_a_newer_ddsolver_is_refused(tmp_path, capsys):
+def test_db_from_a_newer_ddsolver_is_refused(run_cli, tmp_path):
     db = tmp_path / "tables.sqlite"
     ResultStore(db).close()
     con = sqlite3.connect(db)
     con.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     con.commit()
     con.close()
-    status, _, err = run(capsys, "table", PROBLEMS, "--db", db)
+    status, _, err = run_cli("table", PROBLEMS, "--db", db)
     assert status == 2 and "newer ddsolver" in err
 
 
@@ -417,21 +412,21 @@ def test_table_help_describes_db_resume_and_pbn(capsys):
         assert word in text
 
 
-def test_output_onto_an_input_file_is_refused(tmp_path, capsys):
+def test_output_onto_an_input_file_is_refused(run_cli, tmp_path):
     path = tmp_path / "in.pbn"
     text = f'[Board "1"]\n[Deal "{ENDING}"]\n'
     path.write_text(text)
-    status, _, err = run(capsys, "table", path, "--format", "pbn", "-o", path)
+    status, _, err = run_cli("table", path, "--format", "pbn", "-o", path)
     assert status == 2 and "is an input file" in err
     assert path.read_text() == text
 
 
-def test_pbn_output_keeps_the_comments_of_files_without_games(tmp_path, capsys):
+def test_pbn_output_keeps_the_comments_of_files_without_games(run_cli, tmp_path):
     only_comment = tmp_path / "note.pbn"
     only_comment.write_text("{a file with only a comment}\n")
     board = tmp_path / "board.pbn"
     board.write_text(f'% PBN 2.1\n[Board "1"]\n[Deal "{ENDING}"]\n\n{{the end}}\n')
-    status, out, _ = run(capsys, "table", only_comment, board, only_comment, "--format",
+    status, out, _ = run_cli("table", only_comment, board, only_comment, "--format",
                          "pbn", "-q")
     assert status == 0
     assert out.count("{a file with only a comment}") == 2
@@ -439,12 +434,12 @@ def test_pbn_output_keeps_the_comments_of_files_without_games(tmp_path, capsys):
     [game] = list(reader)
     assert result_table(game) == dd_table(ENDING)
     assert out.index("{the end}") > out.index("[OptimumResultTable")
-    status, out, err = run(capsys, "table", only_comment, "--format", "pbn", "-q")
+    status, out, err = run_cli("table", only_comment, "--format", "pbn", "-q")
     assert out == "% PBN 2.1\n{a file with only a comment}\n"
     assert (status, err) == (1, f"{only_comment}: no games\n")
 
 
-def test_a_store_that_fails_during_the_run_is_reported_plainly(tmp_path, capsys, monkeypatch):
+def test_a_store_that_fails_during_the_run_is_reported_plainly(run_cli, tmp_path, monkeypatch):
     from ddsolver.store import StoreError
 
     def fail(self, key, table):
@@ -452,7 +447,7 @@ def test_a_store_that_fails_during_the_run_is_reported_plainly(tmp_path, capsys,
 
     monkeypatch.setattr(ResultStore, "put_table", fail)
     db = tmp_path / "tables.sqlite"
-    status, _, err = run(capsys, "table", PROBLEMS, "--db", db, "-q")
+    status, _, err = run_cli("table", PROBLEMS, "--db", db, "-q")
     assert status == 2
     assert err.strip() == f"ddsolver table: error: cannot write to {db}: database or disk is full"
 
@@ -466,14 +461,14 @@ def test_a_table_size_out_of_range_is_a_usage_error(capsys, size):
     assert "argument --tt-mb" in err and "Traceback" not in err
 
 
-def test_a_table_the_system_cannot_give_is_reported_plainly(capsys, monkeypatch):
+def test_a_table_the_system_cannot_give_is_reported_plainly(run_cli, monkeypatch):
     import ddsolver.solver as solver_module
 
     def refuse(tt_mb):
         raise MemoryError(f"cannot allocate a {tt_mb} MB transposition table")
 
     monkeypatch.setattr(solver_module, "Core", refuse)
-    status, out, err = run(capsys, "table", PROBLEMS, "--tt-mb", "60000", "-q")
+    status, out, err = run_cli("table", PROBLEMS, "--tt-mb", "60000", "-q")
     assert status == 2
     assert "cannot allocate a 60000 MB transposition table" in err
     assert "--tt-mb" in err and "Traceback" not in err

@@ -1,5 +1,5 @@
-"""ddsolver.leads and ddsolver.cli_leads: the statistics against hand-computed values on a
-tiny fixed sample (scores injected, no solving), then the analysis end to end on a few
+"""ddsolver.leads and ``ddsolver leads`` (ddsolver.cli.leads): the statistics against
+hand-computed values on a tiny fixed sample (scores injected, no solving), then the analysis end to end on a few
 seeded deals (saved lead scores agree with card_scores; same seed, same report, for any
 jobs), then the command line."""
 
@@ -17,8 +17,7 @@ import pytest
 
 from cardgames import Card, Hand, Seat, pbn
 from cardgames.errors import ParseError, SamplingError
-from ddsolver import Solver
-from ddsolver.cli_leads import main
+from ddsolver import Solver, cli
 from ddsolver.leads import Z95, analyse_leads, lead_groups, summarise_leads, wilson_interval
 
 WEST = "KQ72.J83.T94.A65"
@@ -332,6 +331,11 @@ def test_bad_arguments():
 
 # ---- the command line ----------------------------------------------------------------------
 
+def main(argv: list[str]) -> int:
+    """``ddsolver leads ARGV...``: the exit status."""
+    return cli.main(["leads", *argv])
+
+
 HAND_ARGS = ["--leader", "W", "--hand", WEST, "--contract", "4S", "--declarer", "S",
              "--vul", "none", "--south", CONSTRAINTS["S"], "--north", CONSTRAINTS["N"],
              "--samples", "3", "--seed", "2", "--quiet"]
@@ -404,7 +408,7 @@ def test_cli_too_rare_constraints_name_the_cli_option(capsys):
 @pytest.mark.parametrize("option", ["--save-deals", "-o"])
 def test_cli_unwritable_outputs_are_found_before_any_solving(capsys, monkeypatch, tmp_path,
                                                              option):
-    from ddsolver import cli_leads
+    from ddsolver.cli import leads as cli_leads
 
     def no_analysis(*args, **kwargs):
         raise AssertionError("the analysis ran before the output files were checked")

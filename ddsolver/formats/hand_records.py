@@ -1,23 +1,16 @@
-"""``ddsolver report``: printable hand records as one self-contained HTML file.
+"""Printable hand records as one self-contained HTML page (``ddsolver report``).
 
 For every board: the four hands in a compass diagram (North at the top, West on the left),
 board number, dealer and vulnerability, high-card points, the double-dummy table (declarer's
 tricks for every declarer and strain, the contracts that make in bold) and par.  The page
 needs nothing from outside (the CSS is inline, there are no scripts or images), prints two
 boards across and three down on A4 or Letter, and never splits a board over two pages.
-
-The boards are solved as :mod:`ddsolver.cli`'s ``table`` solves them (chunks on
-``--jobs`` threads, the results store of ``--db``) and written as they finish, so the
-memory a report takes does not grow with the file.
+:class:`HtmlReport` writes it a board at a time, so a large file streams.
 """
 
 from __future__ import annotations
 
-import argparse
 import html
-import os
-import sys
-import time
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -25,25 +18,12 @@ from cardgames.cards import Seat, Strain, Suit
 from cardgames.hands import Deal, Hand
 from cardgames.scoring import Vulnerability
 
-from .cli import (
-    PROG,
-    Board,
-    Interrupted,
-    _Inputs,
-    _par,
-    _where,
-    add_batch_options,
-    check_readable,
-    interrupted_message,
-    open_store,
-    progress_bar,
-    solve_boards,
-    summary_line,
-)
-from .par import ParResult
-from .solver import DDTable
+from ..boards import Board, where
+from ..par import ParResult
+from ..solver import STRAIN_ORDER, DDTable
+from . import GENERATOR
 
-__all__ = ["add_parser", "run_report", "HtmlReport"]
+__all__ = ["HtmlReport"]
 
 _SYMBOL = {Suit.SPADES: "\u2660", Suit.HEARTS: "\u2665", Suit.DIAMONDS: "\u2666",
            Suit.CLUBS: "\u2663"}
@@ -52,10 +32,8 @@ _STRAIN_SYMBOL = {Strain.NOTRUMP: "NT", Strain.SPADES: "\u2660", Strain.HEARTS: 
 _RED = {Suit.HEARTS, Suit.DIAMONDS}
 _SEAT_NAME = {Seat.NORTH: "North", Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West"}
 _RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "10"}
-_HCP = {14: 4, 13: 3, 12: 2, 11: 1}
-# Table rows in hand-record order (partners together), strains from no-trump down.
+# Table rows in hand-record order (partners together); strains in STRAIN_ORDER.
 _TABLE_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
-_TABLE_STRAINS = (Strain.NOTRUMP, Strain.SPADES, Strain.HEARTS, Strain.DIAMONDS, Strain.CLUBS)
 
 _CSS = """
 *{box-sizing:border-box}
@@ -133,11 +111,6 @@ def _suit_html(hand: Hand, suit: Suit) -> str:
             f"{_SYMBOL[suit]}</span>{body}</div>")
 
 
-def hcp(hand: Hand) -> int:
-    """High-card points: A 4, K 3, Q 2, J 1."""
-    return sum(_HCP.get(int(card.rank), 0) for card in hand)
-
-
 def _hand_html(deal: Deal, seat: Seat) -> str:
     hand = deal[seat]
     assert hand is not None
@@ -157,7 +130,7 @@ def _compass_html(board: Board) -> str:
             classes.append("vul")
         if board.dealer == seat:
             classes.append("dealer")
-        points = hcp(deal[seat])  # type: ignore[arg-type]
+        points = deal[seat].hcp  # type: ignore[union-attr]
         parts.append(f'<span class="{" ".join(classes)}" title="{_SEAT_NAME[seat]}">'
                      f"{seat.letter}<br><small>{points}</small></span>")
     return f'<div class="compass" aria-label="compass">{"".join(parts)}</div>'
@@ -184,11 +157,11 @@ def _table_html(table: DDTable, cards: int) -> str:
     # A contract makes with 7 tricks of 13; in an ending, with more than half of them.
     needed = 7 if cards == 13 else cards // 2 + 1
     head = "".join(f'<th{" class=red" if s in (Strain.HEARTS, Strain.DIAMONDS) else ""}>'
-                   f"{_STRAIN_SYMBOL[s]}</th>" for s in _TABLE_STRAINS)
+                   f"{_STRAIN_SYMBOL[s]}</th>" for s in STRAIN_ORDER)
     rows = []
     for seat in _TABLE_SEATS:
         cells = []
-        for strain in _TABLE_STRAINS:
+        for strain in STRAIN_ORDER:
             tricks = table.tricks(seat, strain)
             cls = "makes" if tricks >= needed else "fails"
             cells.append(f'<td class="{cls}" data-declarer="{seat.letter}" '
@@ -235,7 +208,7 @@ class HtmlReport:
         self.out.write(
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<meta name=\"generator\" content=\"{PROG}\">\n"
+            f"<meta name=\"generator\" content=\"{GENERATOR}\">\n"
             f"<title>{_esc(self.title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
             f'<header class="report"><h1>{_esc(self.title)}</h1>'
             f"<p>{_esc(self.subtitle)}</p></header>\n<main class=\"boards\">\n")
@@ -249,7 +222,7 @@ class HtmlReport:
         number = "" if board.number is None else f' id="board-{board.number}"'
         hands = "".join(_hand_html(deal, seat) for seat in Seat)
         self.out.write(
-            f'<section class="board"{number} data-source="{_esc(_where(board.source, board.line))}">'
+            f'<section class="board"{number} data-source="{_esc(where(board.source, board.line))}">'
             f'<div class="diagram">{_info_html(board)}{hands}{_compass_html(board)}'
             f"{_table_html(table, deal.cards_per_hand)}</div>{_par_html(par)}</section>\n")
         self.count += 1
@@ -269,7 +242,7 @@ class HtmlReport:
             f"{self.count} board{'s' * (self.count != 1)}{_esc(note)}. Double-dummy tricks "
             "for the declarer named on the left of each row (bold: the contract makes); "
             "par from the board's dealer and vulnerability; numbers under the seats in the "
-            f"compass are high-card points. Made by {PROG}.</footer>\n</body>\n</html>\n")
+            f"compass are high-card points. Made by {GENERATOR}.</footer>\n</body>\n</html>\n")
 
 
 def _problems_html(failed: int, problems: Sequence[str], without_par: int) -> str:
@@ -285,122 +258,3 @@ def _problems_html(failed: int, problems: Sequence[str], without_par: int) -> st
     return (f'<aside class="problems" role="note"><h2>Not everything is shown</h2>'
             f"<p>{_esc(summary[0].upper() + summary[1:])}. The reasons, as file:line: "
             f"reason:</p><ul>{items}</ul></aside>\n")
-
-
-def _title(args: argparse.Namespace) -> str:
-    if args.title:
-        return args.title
-    from cardgames import pbn
-    # The Event of the first game that names one, else the file names.
-    for path in args.files:
-        with pbn.load_path(path, strict=False, validate=False) as reader:
-            for game in reader:
-                event = game.tag("Event")
-                if event and event not in ("?", "#"):
-                    return event
-                break
-    return ", ".join(os.path.basename(p) for p in args.files)
-
-
-def run_report(args: argparse.Namespace) -> int:
-    from .cli import UsageError, open_output
-    check_readable(args.files)
-    show_progress = not args.quiet and sys.stderr.isatty()
-    jobs = args.jobs or os.cpu_count() or 1
-    title = _title(args)
-    store = open_store(args)
-    try:
-        out, close = open_output(args.html, args.files)
-    except UsageError:
-        if store is not None:
-            store.close()
-        raise
-
-    failed = done = stored = 0
-    started = time.perf_counter()
-    from .cli import _count_deals
-    progress = progress_bar(_count_deals(args.files) if show_progress else None, show_progress)
-
-    problems: list[str] = []  # every message, for the notice on the page
-
-    def report(message: str) -> None:
-        nonlocal failed
-        failed += 1
-        problems.append(message)
-        progress.write(message, file=sys.stderr)
-
-    def warn(message: str) -> None:
-        problems.append(message)
-        progress.write(message, file=sys.stderr)
-
-    inputs = _Inputs(args.files, report, warn=warn)
-    subtitle = (f"{', '.join(args.files)} \u2014 double-dummy analysis by {PROG}, "
-                f"{time.strftime('%Y-%m-%d')}")
-    writer = HtmlReport(out, title, subtitle)
-    try:
-        writer.begin(many_files=len(args.files) > 1)
-        for item in solve_boards(inputs.boards(), jobs=jobs, tt_mb=args.tt_mb, store=store):
-            assert item.table is not None
-            writer.board(item.board, item.table, _par(item.board, item.table))
-            done += 1
-            stored += item.stored
-            progress.update(1)
-            out.flush()
-        writer.end(failed, problems, inputs.without_par)
-        out.flush()
-    except KeyboardInterrupt:
-        progress.close()
-        if store is not None:
-            store.commit()
-        print(interrupted_message(done, store), file=sys.stderr)
-        raise Interrupted() from None
-    finally:
-        progress.close()
-        if close:
-            out.close()
-        if store is not None:
-            store.close()
-
-    if not args.quiet:
-        print(summary_line("solved", done, time.perf_counter() - started, failed, stored,
-                           store, without_par=inputs.without_par), file=sys.stderr)
-        if args.html != "-":
-            print(f"{PROG}: hand records written to {args.html}", file=sys.stderr)
-    return 1 if failed or inputs.warnings else 0
-
-
-_EXAMPLES = """\
-examples:
-  ddsolver report data/session.pbn --html session.html
-  ddsolver report data/session.pbn --html session.html --title "Club pairs, 22 November"
-  ddsolver report big.pbn --html big.html --db big.sqlite --jobs 2
-
-Open the file in a browser and print it: two boards across, three down on A4 or Letter,
-no board split over two pages.  Each board shows the four hands (North at the top), the
-board number, dealer and vulnerability (shaded seats in the compass are vulnerable, the
-dealer is underlined), high-card points, the double-dummy table (declarer's tricks, the
-contracts that make in bold) and par.  --db shares its results store with `ddsolver
-table`, so boards tabled once are not solved again for the report.
-
-Boards that cannot be read or solved are reported on stderr as FILE:LINE: reason and
-left out (exit status 1); the page lists them, with the reasons, above the boards.  A
-bad Dealer or Vulnerable tag costs a board only its par (listed the same way).
-"""
-
-
-def add_parser(commands: argparse._SubParsersAction,
-               formatter: type[argparse.HelpFormatter]) -> argparse.ArgumentParser:
-    parser = commands.add_parser(
-        "report", formatter_class=formatter, epilog=_EXAMPLES,
-        help="printable hand records (HTML) with double-dummy tables and par",
-        description="Write printable hand records for the boards of PBN files: the hands in\n"
-                    "a compass diagram, dealer and vulnerability, the double-dummy table and\n"
-                    "par, as one self-contained HTML file.")
-    parser.add_argument("files", nargs="+", metavar="FILE.pbn", help="PBN files to read")
-    parser.add_argument("--html", required=True, metavar="OUT.html",
-                        help="the HTML file to write ('-' for standard output)")
-    parser.add_argument("--title", help="the heading (default: the first Event tag, else the "
-                                        "file names)")
-    add_batch_options(parser)
-    parser.set_defaults(run=run_report)
-    return parser

@@ -14,14 +14,14 @@ option, malformed hand, contract or constraint -- found before any work, in eith
 impossible constraints on the one hand).
 Errors are one plain line on stderr, never a traceback.
 
-The command registers itself with :func:`add_parser` (``ddsolver/cli.py`` calls it) and runs
-through :func:`run`; :func:`main` runs it on its own (``python -m ddsolver.cli_leads ...``).
+The command registers itself with :func:`add_parser` (:func:`ddsolver.cli.build_parser`
+calls it) and runs through :func:`run`; the analysis is :func:`ddsolver.leads.analyse_leads`,
+the output :class:`ddsolver.formats.leads.LeadsWriter`.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import re
@@ -36,13 +36,24 @@ from cardgames.errors import CardgamesError, PBNError, SamplingError
 from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability, board_vulnerability
 
-from .cli import UsageError, _positive_int, _tt_mb, progress_bar
-from .leads import CRITERIA, LeadReport, analyse_leads, draw_seed
-from .solver import DEFAULT_TT_MB
+from ..formats.leads import LeadsWriter
+from ..leads import CRITERIA, LeadReport, analyse_leads, draw_seed
+from ..solver import DEFAULT_TT_MB
+from ._common import (
+    FAILED,
+    INTERRUPTED,
+    OK,
+    PROG,
+    UsageError,
+    positive_int,
+    progress_bar,
+    tt_mb,
+)
 
-__all__ = ["add_parser", "run", "main"]
+__all__ = ["add_parser", "run"]
 
-PROG = "ddsolver leads"
+#: How the command names itself in its messages.
+_PROG = f"{PROG} leads"
 #: The most random deals dealt per batch before rare constraints are given up on.
 MAX_ATTEMPTS = 20_000_000
 
@@ -91,13 +102,13 @@ def add_parser(commands: argparse._SubParsersAction,
     for seat in ("north", "east", "south", "west"):
         p.add_argument(f"--{seat}", metavar="C",
                        help=f"constraint on {seat.title()}'s hand, or the hand itself (PBN)")
-    p.add_argument("-n", "--samples", type=_positive_int, default=1000, metavar="N",
+    p.add_argument("-n", "--samples", type=positive_int, default=1000, metavar="N",
                    help="deals to solve per board (the most, with --stop-z; default 1000)")
     p.add_argument("--seed", default=None, metavar="S",
                    help="random seed, a whole number 0 or more: the same seed gives the same "
                         "deals and report (default: a fresh seed, printed on stderr and in "
                         "the report)")
-    p.add_argument("-j", "--jobs", type=_positive_int, default=1, metavar="N",
+    p.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N",
                    help="solver threads (default 1); the report does not depend on it")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text",
                    help="output format (default text)")
@@ -110,12 +121,12 @@ def add_parser(commands: argparse._SubParsersAction,
                         "--batch deals once --min-samples are solved")
     p.add_argument("--min-samples", default=100, metavar="N",
                    help="with --stop-z: never stop before N deals (default 100; at least 2)")
-    p.add_argument("--batch", type=_positive_int, default=100, metavar="N",
+    p.add_argument("--batch", type=positive_int, default=100, metavar="N",
                    help="with --stop-z: deals between checks (default 100)")
     p.add_argument("--save-deals", metavar="FILE.pbn",
                    help="write every sampled deal, with each lead's tricks, as PBN")
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
-    p.add_argument("--tt-mb", type=_tt_mb, default=DEFAULT_TT_MB, metavar="MB",
+    p.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                    help=f"transposition-table size per thread (default {DEFAULT_TT_MB})")
     p.add_argument("--max-seconds", default=60.0, metavar="S",
                    help="dealing time budget per batch before giving up on rare "
@@ -240,58 +251,9 @@ def _progress_bar(args, label: str):
     return progress_bar(args.samples, True, unit="deals", desc=label)
 
 
-# ---- output ---------------------------------------------------------------------------------
-
-class _Output:
-    """Collects the reports and writes them in the chosen format."""
-
-    def __init__(self, fmt: str, out: TextIO, many: bool):
-        self.fmt = fmt
-        self.out = out
-        self.many = many
-        self.json_items: list[dict] = []
-        self.csv_header = True
-
-    def add(self, report: LeadReport, where: dict | None) -> None:
-        if self.fmt == "json":
-            item = report.to_dict()
-            if where:
-                item = {**where, **item}
-            if self.many:
-                self.json_items.append(item)
-            else:
-                self.out.write(json.dumps(item, indent=2) + "\n")
-        elif self.fmt == "csv":
-            text = report.to_csv(header=self.csv_header)
-            if self.many:
-                lines = text.splitlines()
-                prefix = ",".join(str((where or {}).get(k, "")) for k in ("source", "line", "board"))
-                if self.csv_header:
-                    lines[0] = "source,line,board," + lines[0]
-                    body = lines[1:]
-                    self.out.write(lines[0] + "\n")
-                else:
-                    body = lines
-                for line in body:
-                    self.out.write(f"{prefix},{line}\n")
-            else:
-                self.out.write(text)
-            self.csv_header = False
-        else:
-            if where:
-                board = f" board {where['board']}" if where.get("board") is not None else ""
-                self.out.write(f"{where['source']}:{where['line']}{board}\n")
-            self.out.write(report.to_text() + "\n\n")
-        self.out.flush()
-
-    def finish(self) -> None:
-        if self.fmt == "json" and self.many:
-            self.out.write(json.dumps(self.json_items, indent=2) + "\n")
-
-
 # ---- the two modes --------------------------------------------------------------------------
 
-def _one_hand(args, output: _Output, games: list[pbn.Game]) -> int:
+def _one_hand(args, output: LeadsWriter, games: list[pbn.Game]) -> int:
     if not args.hand or not args.contract:
         raise UsageError("give --hand and --contract (and --declarer), or PBN files")
     try:
@@ -320,7 +282,7 @@ def _one_hand(args, output: _Output, games: list[pbn.Game]) -> int:
         raise UsageError(_message(err, args)) from None
     output.add(report, None)
     games += report.games() if args.save_deals else []
-    return 0
+    return OK
 
 
 def _board_games(report: LeadReport, source: str, board: int | None) -> list[pbn.Game]:
@@ -331,7 +293,7 @@ def _board_games(report: LeadReport, source: str, board: int | None) -> list[pbn
     return out
 
 
-def _files(args, output: _Output, games: list[pbn.Game], report_error: Callable[[str], None]
+def _files(args, output: LeadsWriter, games: list[pbn.Game], report_error: Callable[[str], None]
            ) -> int:
     if args.hand or args.contract or args.declarer or args.leader or args.vul:
         raise UsageError("with PBN files, the hand, contract, declarer and vulnerability come from "
@@ -373,11 +335,11 @@ def _files(args, output: _Output, games: list[pbn.Game], report_error: Callable[
                      f"out), so no opening lead to choose")
     if analysed == 0 and not failed:
         report_error("no board names a contract and a declarer: nothing to analyse")
-        return 1
-    return 1 if failed else 0
+        return FAILED
+    return FAILED if failed else OK
 
 
-def _board(args, game: pbn.Game, path: str, output: _Output) -> LeadReport | None:
+def _board(args, game: pbn.Game, path: str, output: LeadsWriter) -> LeadReport | None:
     """Analyse one board; None when it names no contract (absent, unknown or passed out):
     nothing to analyse, which is not an error."""
     contract_text = game.contract
@@ -430,7 +392,7 @@ def _open_output(path: str, option: str, created: list[str]) -> TextIO:
 def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver leads`` on parsed arguments; the exit status (0, 1 or 2)."""
     def report_error(text: str) -> None:
-        print(f"{PROG}: {text}", file=sys.stderr)
+        print(f"{_PROG}: {text}", file=sys.stderr)
 
     out: TextIO = sys.stdout
     deals_fp: TextIO | None = None
@@ -452,7 +414,7 @@ def run(args: argparse.Namespace) -> int:
             out = _open_output(args.output, "-o", created)
         if args.save_deals:
             deals_fp = _open_output(args.save_deals, "--save-deals", created)
-        output = _Output(args.format, out, many=bool(args.files))
+        output = LeadsWriter(args.format, out, many=bool(args.files))
         games: list[pbn.Game] = []
         if args.files:
             status = _files(args, output, games, report_error)
@@ -471,7 +433,7 @@ def run(args: argparse.Namespace) -> int:
             report_error(f"no --seed given: this run used --seed {args.seed} (give it to "
                          f"repeat the run)")
         return status
-    except UsageError as err:
+    except UsageError:
         close_files()
         for path in created:  # made by this run and still empty: take it away again
             try:
@@ -479,30 +441,17 @@ def run(args: argparse.Namespace) -> int:
                     os.remove(path)
             except OSError:
                 pass
-        print(f"{PROG}: error: {err}", file=sys.stderr)
-        return 2
+        raise  # reported by ddsolver.cli.main, exit status 2
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+        # Ctrl-C or SIGTERM: nothing is kept between runs, so there is nothing to resume.
+        print(f"{_PROG}: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`ddsolver leads ... | head`): stop quietly.
         try:
             sys.stdout = open(os.devnull, "w")
         except OSError:
             pass
-        return 1
+        return FAILED
     finally:
         close_files()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``ddsolver leads`` on its own (for tests, and before it is wired into ``ddsolver``)."""
-    parser = argparse.ArgumentParser(prog="ddsolver")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    add_parser(commands)
-    args = parser.parse_args(["leads", *(sys.argv[1:] if argv is None else argv)])
-    return args.run(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,484 @@
+"""Boards read from PBN files, and solved or analysed in batches: what the batch commands
+of the command line (``ddsolver table``, ``report``, ``play``) work on, as a library.
+
+* :class:`Inputs` reads the games of PBN files lazily, reports the ones that cannot be read
+  or solved (``FILE:LINE: reason``) through a callback and goes on, and keeps what a writer
+  needs to copy the files' layout;
+* :func:`solve_boards` solves :class:`Board` s a chunk at a time on ``jobs`` threads, in file
+  order, through a results store (:mod:`ddsolver.store`) when one is given;
+* :func:`analyse_boards` does the same for the recorded play of :class:`PlayedBoard` s.
+
+Memory does not grow with the size of a file: boards are read, solved and handed on a
+chunk (:data:`CHUNK_PER_JOB` boards per thread) at a time.  How the results look is the
+business of :mod:`ddsolver.formats`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any, TypeVar
+
+from cardgames import pbn
+from cardgames.cards import Seat
+from cardgames.errors import CardgamesError, PBNError
+from cardgames.hands import Deal
+from cardgames.play import Position
+from cardgames.scoring import Contract, Vulnerability, board_dealer, board_vulnerability
+
+from .analysis import CostlyCard, PlayAnalysis, analyse_play
+from .par import ParResult, par
+from .pool import SolverPool
+from .solver import DEFAULT_TT_MB, DDTable, check_jobs, iter_dd_tables
+from .store import ResultStore, TraceKey, deal_key
+
+__all__ = ["Board", "read_board", "Inputs", "Solved", "solve_boards", "board_par",
+           "PlayedBoard", "played_board", "played_boards", "Analysed", "analyse_boards",
+           "trace_key", "analysis_from_trace", "count_lines", "where", "CHUNK_PER_JOB"]
+
+#: Boards read and solved together per worker thread: the bound on what is held in memory
+#: (the boards of one chunk and their results) while keeping every thread busy.
+CHUNK_PER_JOB = 128
+
+_T = TypeVar("_T")
+
+
+# ---------------------------------------------------------------------------
+# Boards: what `table` and `report` read from a PBN file
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One game of an input file, with what the solver needs from it.
+
+    ``deal`` is None only for a game kept so it can be written back (``--format pbn``)
+    although it cannot be solved; such a game has been reported already.  A game that
+    could not be read at all has ``game`` None too, and ``raw`` its text as it stood in
+    the file (None if it was too long to keep).  ``warnings`` are the problems that leave
+    the board's output incomplete (a bad Dealer or Vulnerable tag: no par), each as
+    ``FILE:LINE: reason``.
+    """
+
+    source: str
+    line: int | None          # where its game starts in the file
+    number: int | None        # the Board tag
+    dealer: Seat | None       # Dealer tag, else by board number
+    vulnerable: Vulnerability | None  # Vulnerable tag, else by board number
+    deal: Deal | None
+    game: pbn.Game | None = None
+    raw: str | None = None
+    warnings: tuple[str, ...] = ()
+
+
+def where(source: str, line: int | None) -> str:
+    """``FILE:LINE``, or ``FILE`` where the line is not known: how a problem is located."""
+    return f"{source}:{line}" if line is not None else source
+
+
+def read_board(game: pbn.Game, source: str) -> Board:
+    """The board of a game, or a :class:`CardgamesError` saying why it cannot be solved."""
+    deal = game.deal  # PBNError (with its line) for a malformed deal
+    tag = game.get("Deal")
+    line = tag.line if tag is not None and tag.line is not None else game.line
+    number = game.board
+    label = f"board {number}: " if number is not None else ""
+    if deal is None:
+        why = "no Deal tag" if tag is None else f"the deal is unknown ({tag.value!r})"
+        raise PBNError(f"{label}{why}", line=line, source=source)
+    try:
+        deal.require_complete()
+    except CardgamesError as err:
+        raise PBNError(f"{label}cannot solve an incomplete deal: {err}", line=line,
+                       source=source) from None
+    # Only par needs the dealer and the vulnerability: a bad tag costs the board its par,
+    # not its table.
+    warnings: list[str] = []
+
+    def tag_value(read: Callable[[], Any], what: str) -> tuple[Any, bool]:
+        try:
+            return read(), True
+        except PBNError as err:
+            warnings.append(f"{where(source, err.line if err.line is not None else game.line)}"
+                            f": {label}{err.message}; par is left out (it needs the {what})")
+            return None, False
+
+    dealer, dealer_ok = tag_value(lambda: game.dealer, "dealer")
+    vul_text, vul_ok = tag_value(lambda: game.vulnerable, "vulnerability")
+    vulnerable = Vulnerability.parse(vul_text) if vul_text is not None else None
+    if number is not None and number >= 1:
+        if dealer is None and dealer_ok:
+            dealer = board_dealer(number)
+        if vulnerable is None and vul_ok:
+            vulnerable = board_vulnerability(number)
+    return Board(source, game.line, number, dealer, vulnerable, deal, game,
+                 warnings=tuple(warnings))
+
+
+class Inputs:
+    """The games of the input files, read lazily; what the PBN writer needs to copy the
+    files' layout (directives such as ``% PBN 2.1``, the empty lines around them, the
+    closing comments) is kept per file.
+
+    ``report`` gets every board that could not be read or solved; ``warn`` (by default
+    ``report``) every problem that leaves an output incomplete without losing a board
+    (a bad Dealer tag: no par), and, when no input file holds any game, one
+    ``FILE: no games`` line per file.  :attr:`warnings` counts the warnings.
+    """
+
+    def __init__(self, paths: Iterable[str], report: Callable[[str], None], *,
+                 keep_unsolvable: bool = False, warn: Callable[[str], None] | None = None):
+        self.paths = list(paths)
+        self.report = report
+        self._warn = warn or report
+        self.keep_unsolvable = keep_unsolvable
+        self.directives: dict[str, list[str]] = {}
+        self.epilogues: dict[str, list[str]] = {}
+        self.heads: dict[str, list[str]] = {}
+        self._readers: dict[str, pbn.PBNReader] = {}
+        self.warnings = 0        # warnings given (each leaves some output incomplete)
+        self.without_par = 0     # boards solved but left without par by a bad tag
+        self.no_games = False    # set when every file has been read and none held a game
+
+    def warn(self, message: str) -> None:
+        self.warnings += 1
+        self._warn(message)
+
+    def blank_lines_at_end(self, path: str) -> int:
+        """How many empty lines end the file (1, the usual layout, if it was not read)."""
+        reader = self._readers.get(path)
+        return 1 if reader is None else reader.blank_lines_at_end
+
+    def games(self, *, with_errors: bool = False
+              ) -> Iterator[tuple[str, pbn.Game | PBNError]]:
+        """Every game that reads, with its file; syntax errors are reported and skipped,
+        or with ``with_errors`` passed on in their place in the file (the error's ``raw``
+        is the game's text).  When no file holds a game, says so for each file."""
+        held = 0  # games, good or bad, in all the files
+        for path in self.paths:
+            skipped: list[PBNError] = []
+
+            def on_error(err: PBNError) -> None:
+                message = str(err)
+                if self.keep_unsolvable and err.raw is None:
+                    message += " (no empty line ends this game: too long to copy, left out)"
+                self.report(message)
+                skipped.append(err)
+
+            # validate=False: each command checks only the tags it needs, so a malformed
+            # Auction does not cost a board its table.
+            with pbn.load_path(path, strict=False, validate=False, on_error=on_error) as reader:
+                self.directives[path] = reader.directives
+                self.epilogues[path] = reader.epilogue
+                self.heads[path] = reader.head
+                self._readers[path] = reader
+                games = iter(reader)
+                while True:
+                    game = next(games, None)
+                    # The errors of the games before this one (or before the end).
+                    bad, skipped[:] = list(skipped), []
+                    reader.errors.clear()  # they are ours now: memory stays flat
+                    held += len(bad)
+                    if with_errors:
+                        for err in bad:
+                            yield path, err
+                    if game is None:
+                        break
+                    held += 1
+                    yield path, game
+        if held == 0:
+            self.no_games = True
+            for path in self.paths:
+                self.warn(f"{path}: no games")
+
+    def boards(self) -> Iterator[Board]:
+        """The solvable boards, in order; every other game is reported (as
+        ``FILE:LINE: reason``) and skipped, or with ``keep_unsolvable`` passed on with
+        ``deal`` None so that it can be written back: a game that did not read at all
+        with ``game`` None and its text as ``raw``."""
+        for path, game in self.games(with_errors=self.keep_unsolvable):
+            if isinstance(game, PBNError):
+                yield Board(path, game.line, None, None, None, None, None, raw=game.raw)
+                continue
+            try:
+                board = read_board(game, path)
+            except CardgamesError as err:
+                self.report(str(err) if isinstance(err, PBNError)
+                            else f"{where(path, game.line)}: {err}")
+                if self.keep_unsolvable:
+                    yield Board(path, game.line, None, None, None, None, game)
+                continue
+            if board.warnings:
+                self.without_par += 1
+                for message in board.warnings:
+                    self.warn(message)
+            yield board
+
+
+def chunks(items: Iterator[_T], size: int) -> Iterator[list[_T]]:
+    """``items`` in lists of ``size`` (the last one shorter)."""
+    while True:
+        chunk = list(islice(items, size))
+        if not chunk:
+            return
+        yield chunk
+
+
+@dataclass(frozen=True, slots=True)
+class Solved:
+    """A board with its table (None for a game passed through unsolved) and where the
+    table came from."""
+
+    board: Board
+    table: DDTable | None
+    stored: bool = False      # found in the results store rather than solved now
+
+    @property
+    def done(self) -> bool:
+        """Whether the board was solved (a game passed through unsolved was not)."""
+        return self.table is not None
+
+
+def solve_boards(boards: Iterator[Board], *, jobs: int | None = None,
+                 tt_mb: int = DEFAULT_TT_MB,
+                 store: ResultStore | None = None) -> Iterator[Solved]:
+    """The tables of the boards, in input order, as they finish.
+
+    Boards are taken a chunk at a time (``CHUNK_PER_JOB * jobs``), which bounds memory.
+    Deals found in ``store`` are not solved again; every table solved is written to the
+    store at once (committed within a second, and by the caller on an interrupt).  A deal
+    that occurs twice in a chunk is solved once.
+
+    :param jobs: worker threads; None means all cores (:func:`~ddsolver.solver.check_jobs`).
+    """
+    jobs = check_jobs(jobs)
+    for chunk in chunks(boards, CHUNK_PER_JOB * jobs):
+        keys = [None if b.deal is None else deal_key(b.deal) for b in chunk]
+        ready: dict[str, DDTable] = {}
+        if store is not None:
+            ready.update(store.tables(k for k in keys if k is not None))
+        from_store = set(ready)
+        todo: dict[str, Deal] = {}
+        for board, key in zip(chunk, keys):
+            if key is not None and key not in ready and key not in todo:
+                todo[key] = board.deal  # type: ignore[assignment]
+        todo_keys = list(todo)
+        next_index = 0
+
+        def drain() -> Iterator[Solved]:
+            # Hold tables that finish early until the boards before them are out, so the
+            # output is in file order.
+            nonlocal next_index
+            while next_index < len(chunk):
+                key = keys[next_index]
+                if key is not None and key not in ready:
+                    return
+                board = chunk[next_index]
+                next_index += 1
+                yield Solved(board, None if key is None else ready[key], key in from_store)
+
+        yield from drain()
+        for index, table in iter_dd_tables(list(todo.values()), jobs=jobs, tt_mb=tt_mb):
+            key = todo_keys[index]
+            ready[key] = table
+            if store is not None:
+                store.put_table(key, table)
+            yield from drain()
+        if store is not None:
+            store.commit()
+
+
+def board_par(board: Board, table: DDTable) -> ParResult | None:
+    """Par of a board, or None where it does not apply: an ending, or dealer or
+    vulnerability unknown (no Dealer/Vulnerable tag and no board number)."""
+    if board.deal is None or board.deal.cards_per_hand != 13:
+        return None
+    if board.dealer is None or board.vulnerable is None:
+        return None
+    return par(table, vul=board.vulnerable, dealer=board.dealer)
+
+
+# ---------------------------------------------------------------------------
+# Played boards: what `play` reads from a PBN file
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class PlayedBoard:
+    """A board whose play can be analysed."""
+
+    source: str
+    line: int | None          # the Play tag's line (where a bad play is reported)
+    number: int | None
+    contract: Contract        # with its declarer
+    game: pbn.Game
+
+
+def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
+    """The board of a game if it has a contract and played cards; None if it has no play
+    to analyse; a :class:`CardgamesError` if what it has is wrong."""
+    play_tag = game.get("Play")
+    if play_tag is None:
+        return None
+    cards = game.play_with_lines()  # PBNError with its line for a malformed Play section
+    if not cards:
+        return None
+    line = play_tag.line
+    label = f"board {game.board}: " if game.board is not None else ""
+    text = game.contract
+    if text is None or text.upper() == "PASS":
+        raise PBNError(f"{label}a Play section needs a Contract to analyse it", line=line,
+                       source=source)
+    declarer = game.declarer
+    if declarer is None:
+        raise PBNError(f"{label}a Play section needs a Declarer to analyse it", line=line,
+                       source=source)
+    deal = game.deal
+    if deal is None:
+        raise PBNError(f"{label}no deal to analyse the play on", line=line, source=source)
+    deal.require_complete()
+    leader = game.opening_leader
+    if leader is None:
+        raise PBNError(f"{label}the Play tag does not name the opening leader", line=line,
+                       source=source)
+    if leader != declarer.lho:
+        raise PBNError(f"{label}the opening lead is {leader.letter}'s but declarer "
+                       f"{declarer.letter}'s left-hand opponent is {declarer.lho.letter}",
+                       line=line, source=source)
+    contract = Contract.parse(text + declarer.letter)
+    if contract is None:        # not reached: a passed-out board was turned away above
+        raise PBNError(f"{label}no contract to analyse the play of", line=line, source=source)
+    # The rules are checked here, while reading, so that a bad play is reported in file
+    # order among the other reading errors, on the line of the card that breaks them.
+    position = Position(deal, contract.strain, leader)
+    for i, (card, card_line) in enumerate(cards):
+        try:
+            position.play(card)
+        except CardgamesError as err:
+            raise PBNError(f"{label}card {i + 1} of the play (trick {i // 4 + 1}): {err}",
+                           line=card_line if card_line is not None else line,
+                           source=source) from None
+    return PlayedBoard(source, line, game.board, contract, game)
+
+
+def played_boards(inputs: Inputs, report: Callable[[str], None]) -> Iterator[PlayedBoard]:
+    """The boards of the input files that have a play to analyse, in order; a game whose
+    play is wrong is reported (``FILE:LINE: reason``) and skipped, one without a play is
+    passed over silently."""
+    for path, game in inputs.games():
+        if isinstance(game, PBNError):  # a game kept only to be copied back: nothing to play
+            continue
+        try:
+            board = played_board(game, path)
+        except CardgamesError as err:
+            report(str(err) if isinstance(err, PBNError) else f"{where(path, game.line)}: {err}")
+            continue
+        if board is not None:
+            yield board
+
+
+def trace_key(board: PlayedBoard) -> TraceKey:
+    """What a play trace depends on: the deal, trumps, the opening leader, the cards."""
+    game = board.game
+    contract = board.contract
+    return (deal_key(game.deal), contract.strain.letter,  # type: ignore[arg-type]
+            contract.declarer.lho.letter,  # type: ignore[union-attr]
+            " ".join(str(c) for c in game.play))
+
+
+def analysis_from_trace(board: PlayedBoard, tricks: list[int]) -> PlayAnalysis:
+    """The analysis of a board rebuilt from its stored trace: the costly cards are the
+    ones that moved declarer's side's double-dummy tricks against their own side, as
+    :func:`ddsolver.analysis.analyse_play` finds them."""
+    game = board.game
+    deal = game.deal
+    contract = board.contract
+    declarer = contract.declarer
+    assert deal is not None and declarer is not None
+    leader = declarer.lho
+    cards = tuple(game.play)
+    position = Position(deal, contract.strain, leader)
+    errors: list[CostlyCard] = []
+    for i, card in enumerate(cards):
+        seat = position.to_move
+        position.play(card)
+        before, after = tricks[i], tricks[i + 1]
+        declaring = seat.is_ns == declarer.is_ns
+        cost = before - after if declaring else after - before
+        if cost > 0:
+            errors.append(CostlyCard(i, i // 4 + 1, seat, card, declaring, cost, before, after))
+    return PlayAnalysis(deal, contract.strain, leader, cards, list(tricks), errors)
+
+
+@dataclass(frozen=True, slots=True)
+class Analysed:
+    """A played board with the analysis of its play and where the analysis came from."""
+
+    board: PlayedBoard
+    analysis: PlayAnalysis
+    stored: bool = False      # rebuilt from the results store rather than analysed now
+
+    @property
+    def done(self) -> bool:
+        """Always true: a board that cannot be analysed is reported, not passed on."""
+        return True
+
+
+def analyse_boards(boards: Iterator[PlayedBoard], *, jobs: int | None = None,
+                   tt_mb: int = DEFAULT_TT_MB, report: Callable[[str], None],
+                   store: ResultStore | None = None) -> Iterator[Analysed]:
+    """The analyses of the boards' play, in input order, a chunk at a time on ``jobs``
+    threads (None: all cores), each thread with a solver of its own whose table carries
+    over from card to card; a board whose play the solver refuses is reported and left
+    out.  Traces found in ``store`` are not worked out again; new ones are saved there as
+    they come."""
+    jobs = check_jobs(jobs)
+    solvers = SolverPool(tt_mb)
+
+    def work(board: PlayedBoard) -> PlayAnalysis:
+        solver = solvers.solver()
+        game = board.game
+        contract = board.contract
+        return analyse_play(game.deal, contract.strain, contract.declarer.lho,  # type: ignore
+                            game.play, solver=solver)
+
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="ddsolver-play") as pool:
+        while True:
+            chunk = list(islice(boards, CHUNK_PER_JOB * jobs))
+            if not chunk:
+                return
+            keys = [trace_key(b) for b in chunk] if store is not None else []
+            stored = store.traces(keys) if store is not None else {}
+            futures: list[Future[PlayAnalysis] | None] = [
+                None if store is not None and keys[i] in stored else pool.submit(work, b)
+                for i, b in enumerate(chunk)]
+            try:
+                for i, (board, future) in enumerate(zip(chunk, futures)):
+                    if future is None:
+                        yield Analysed(board, analysis_from_trace(board, stored[keys[i]]), True)
+                        continue
+                    try:
+                        analysis = future.result()
+                    except CardgamesError as err:
+                        label = f"board {board.number}: " if board.number is not None else ""
+                        report(f"{where(board.source, board.line)}: {label}{err}")
+                        continue
+                    if store is not None:
+                        store.put_trace(keys[i], analysis.tricks)
+                    yield Analysed(board, analysis, False)
+            finally:
+                for future in futures:
+                    if future is not None:
+                        future.cancel()
+            if store is not None:
+                store.commit()
+
+
+def count_lines(paths: Iterable[str], start: bytes) -> int:
+    """A quick count of the lines that start with ``start`` (``b"[Deal "``, ``b"[Play "``),
+    for a progress bar's total (an upper bound: a Play tag without cards is counted too)."""
+    count = 0
+    for path in paths:
+        with open(path, "rb") as fp:
+            count += sum(1 for raw in fp if raw.lstrip().startswith(start))
+    return count

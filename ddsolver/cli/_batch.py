@@ -1,0 +1,224 @@
+"""The one run loop of the batch commands (``table``, ``report``, ``play``): their shared
+options, the results store, the output, the progress bar, the failures counted on the way,
+a clean stop on Ctrl-C or SIGTERM, and the summary.
+
+A command builds a :class:`Batch` (which checks the inputs and opens the store and the
+output, or raises :class:`~ddsolver.cli._common.UsageError`), reads its boards with
+``batch.report`` and ``batch.warn`` as the reader's callbacks, and hands
+:meth:`Batch.run` the results (one per board, in file order, each with ``done`` and
+``stored``) and how to write one::
+
+    with Batch(args, args.output) as batch:
+        inputs = Inputs(args.files, batch.report, warn=batch.warn)
+        writer = WRITERS[args.format](batch.out, inputs)
+        batch.run(solve_boards(inputs.boards(), jobs=batch.jobs, tt_mb=args.tt_mb,
+                               store=batch.store),
+                  lambda item: writer.write(...), begin=writer.begin, end=writer.end)
+    return batch.status(inputs)
+
+``ddsolver leads`` analyses one board at a time with a progress bar of its own, keeps
+nothing in a store and reports its own way; it shares the pieces of
+:mod:`~ddsolver.cli._common`, not this loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Protocol, TextIO, TypeVar
+
+from ..boards import Inputs, count_lines
+from ..solver import DEFAULT_TT_MB, check_jobs, default_jobs
+from ..store import ResultStore
+from ._common import (
+    FAILED,
+    OK,
+    PROG,
+    Interrupted,
+    UsageError,
+    check_readable,
+    open_output,
+    open_store,
+    positive_int,
+    progress_bar,
+    tt_mb,
+)
+
+__all__ = ["Batch", "add_batch_options", "summary_line", "interrupted_message"]
+
+#: What a batch command keeps in the store, as its messages name it.
+_NOUNS = {"tables": ("table", "tables"), "traces": ("play analysis", "play analyses")}
+
+
+class Outcome(Protocol):
+    """One board's result as :meth:`Batch.run` counts it."""
+
+    @property
+    def done(self) -> bool: ...      # solved or analysed (counted, and the bar moves)
+
+    @property
+    def stored(self) -> bool: ...    # taken from the results store
+
+
+_O = TypeVar("_O", bound=Outcome)
+
+
+def add_batch_options(parser: argparse.ArgumentParser, *, store: str = "tables") -> None:
+    """The options every batch command shares: jobs, TT size, quiet, and the store of
+    ``store`` (what the command saves there: ``"tables"`` or ``"play analyses"``)."""
+    parser.add_argument("-j", "--jobs", type=positive_int, default=None, metavar="N",
+                        help="solver threads (default: all cores, here "
+                             f"{default_jobs()})")
+    parser.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB",
+                        help="transposition-table size per thread in MB "
+                             f"(default: {DEFAULT_TT_MB})")
+    if store:
+        parser.add_argument("--db", metavar="FILE",
+                            help=f"results store (SQLite): {store} found there are not "
+                                 f"worked out again, and every new one is saved there at "
+                                 "once")
+        parser.add_argument("--resume", action="store_true",
+                            help="go on with an interrupted run: like --db, but FILE must "
+                                 "exist already")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bar and no summary (errors are still reported)")
+
+
+def summary_line(what: str, done: int, elapsed: float, failed: int,
+                 stored: int = 0, store: ResultStore | None = None, *,
+                 without_par: int = 0) -> str:
+    """The closing line of ``table`` and ``report``: boards ``what`` (solved), how fast,
+    how many came from the store, how many failed or lack par."""
+    rate = done / elapsed if elapsed > 0 else 0.0
+    text = (f"{PROG}: {done} board{'s' * (done != 1)} {what} in {elapsed:.1f} s "
+            f"({rate:.2f} boards/s)")
+    if store is not None:
+        text += f"; {stored} from {store.path}, {done - stored} solved now"
+    if failed:
+        text += f"; {failed} could not be {what} (reported above)"
+    if without_par:
+        text += f"; {without_par} without par (reported above)"
+    return text
+
+
+def interrupted_message(done: int, store: ResultStore | None, kind: str = "tables") -> str:
+    """What a user needs to know after Ctrl-C: what was kept and how to go on.  ``kind``
+    is what the command stores: ``"tables"`` or ``"traces"`` (play analyses)."""
+    boards = f"{done} board{'s' * (done != 1)}"
+    if store is None:
+        return (f"{PROG}: interrupted after {boards}; nothing is kept between runs without "
+                "--db FILE")
+    noun = _NOUNS[kind]
+    return (f"{PROG}: interrupted after {boards}; {store.added} new "
+            f"{noun[store.added != 1]} saved in {store.path} ({store.count(kind)} in all). "
+            "Run the same command with --resume to go on from there.")
+
+
+class Batch:
+    """One run of a batch command over ``args.files``, writing to ``output`` (None or
+    ``-``: standard output).
+
+    Made, it has checked that every input can be read, opened the store of ``--db`` (and
+    said how much it holds, on ``--resume``, when ``announce_resume``) and the output, and
+    started the progress bar, whose total counts the lines starting with ``count_tag``.
+    ``kind`` is what the command keeps in the store (``"tables"`` or ``"traces"``).
+    ``keep_problems`` keeps every message reported (:attr:`problems`) for the output
+    itself to show.  Used as a context manager, it closes the bar, the output and the
+    store however the run ends.
+
+    :raises UsageError: for an input that cannot be read, a bad ``--db`` or ``--resume``,
+        an output that cannot be written.
+    """
+
+    def __init__(self, args: argparse.Namespace, output: str | None, *, kind: str = "tables",
+                 count_tag: bytes = b"[Deal ", announce_resume: bool = True,
+                 keep_problems: bool = False):
+        check_readable(args.files)
+        show_progress = not args.quiet and sys.stderr.isatty()
+        self.jobs = check_jobs(args.jobs)
+        self.kind = kind
+        self.store = open_store(args)
+        if self.store is not None and args.resume and announce_resume and not args.quiet:
+            print(f"{PROG}: resuming with {self.store.count(kind)} {_NOUNS[kind][1]} in "
+                  f"{self.store.path}", file=sys.stderr)
+        try:
+            self.out: TextIO
+            self.out, self._close_out = open_output(output, args.files)
+        except UsageError:
+            if self.store is not None:
+                self.store.close()
+            raise
+        self.failed = 0       # boards that could not be read, solved or analysed
+        self.done = 0         # boards solved or analysed
+        self.stored = 0       # of those, the ones taken from the store
+        self.problems: list[str] = []
+        self._keep_problems = keep_problems
+        self.started = time.perf_counter()
+        self.progress = progress_bar(count_lines(args.files, count_tag) if show_progress
+                                     else None, show_progress)
+
+    def report(self, message: str) -> None:
+        """A board that could not be read, solved or analysed (``FILE:LINE: reason``)."""
+        self.failed += 1
+        self.warn(message)
+
+    def warn(self, message: str) -> None:
+        """A problem that leaves some output incomplete without losing a board."""
+        if self._keep_problems:
+            self.problems.append(message)
+        self.progress.write(message, file=sys.stderr)
+
+    def run(self, items: Iterable[_O], write: Callable[[_O], object], *,
+            begin: Callable[[], object] | None = None,
+            end: Callable[[], object] | None = None) -> None:
+        """Write every item as it comes (flushed at once, so a reader sees the boards as
+        they finish), counting the boards done and moving the bar.  On Ctrl-C or SIGTERM
+        what the store holds is committed, the user told what was kept and how to go on,
+        and :class:`Interrupted` raised."""
+        try:
+            if begin is not None:
+                begin()
+            for item in items:
+                write(item)
+                if item.done:
+                    self.done += 1
+                    self.stored += item.stored
+                    self.progress.update(1)
+                self.out.flush()
+            if end is not None:
+                end()
+            self.out.flush()
+        except KeyboardInterrupt:
+            self.progress.close()
+            if self.store is not None:
+                self.store.commit()
+            print(interrupted_message(self.done, self.store, self.kind), file=sys.stderr)
+            raise Interrupted() from None
+
+    def elapsed(self) -> float:
+        """Seconds since the batch started."""
+        return time.perf_counter() - self.started
+
+    def summary(self, what: str, *, without_par: int = 0) -> str:
+        """The :func:`summary_line` of the run so far."""
+        return summary_line(what, self.done, self.elapsed(), self.failed, self.stored,
+                            self.store, without_par=without_par)
+
+    def status(self, inputs: Inputs) -> int:
+        """The exit status: FAILED if some board failed or came out incomplete."""
+        return FAILED if self.failed or inputs.warnings else OK
+
+    def close(self) -> None:
+        self.progress.close()
+        if self._close_out:
+            self.out.close()
+        if self.store is not None:
+            self.store.close()
+
+    def __enter__(self) -> Batch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

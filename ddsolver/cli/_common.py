@@ -1,0 +1,158 @@
+"""What every subcommand of the command line shares: the one :class:`UsageError`, the exit
+statuses, opening inputs, outputs and the results store, the progress bar, the option
+types, and SIGTERM turned into a clean stop.
+
+Nothing here knows about a particular subcommand; the subcommands import from here and
+from :mod:`ddsolver.cli._batch`, never from each other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from ..solver import MAX_TT_MB
+from ..store import ResultStore, StoreError
+
+__all__ = ["PROG", "UsageError", "Interrupted", "Terminated", "OK", "FAILED", "USAGE",
+           "INTERRUPTED", "TERMINATED", "check_readable", "open_output", "open_store",
+           "progress_bar", "positive_int", "tt_mb", "sigterm_as_interrupt"]
+
+PROG = "ddsolver"
+
+# ---- exit statuses -----------------------------------------------------------------------
+
+#: Everything went well.
+OK = 0
+#: Some boards could not be read or solved, came out incomplete, or no file held a game.
+FAILED = 1
+#: A usage error: a bad option, an input that cannot be read, a malformed deal.
+USAGE = 2
+#: Interrupted by Ctrl-C (128 + SIGINT), after what was solved was saved.
+INTERRUPTED = 130
+#: Stopped by SIGTERM (128 + SIGTERM), after what was solved was saved.
+TERMINATED = 143
+
+
+class UsageError(Exception):
+    """A bad command line: reported in one line, exit status 2."""
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a batch, after what was solved was saved: exit status 130."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into the same clean stop as Ctrl-C (exit status 143)."""
+
+
+def _on_sigterm(signum, frame) -> None:
+    raise Terminated()
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While a command runs, SIGTERM (a batch scheduler, ``kill``) stops it like Ctrl-C:
+    what was solved is saved before the process exits.  Only the main thread may set a
+    handler; elsewhere (an embedding program) nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or \
+            not hasattr(signal, "SIGTERM"):
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+# ---- option types --------------------------------------------------------------------------
+
+def positive_int(text: str) -> int:
+    """An option that takes a whole number of at least 1 (``--jobs``, ``--samples``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def tt_mb(text: str) -> int:
+    """``--tt-mb``: a whole number of megabytes, 1 to MAX_TT_MB."""
+    value = positive_int(text)
+    if value > MAX_TT_MB:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TT_MB} (MB), got {value}")
+    return value
+
+
+# ---- inputs, outputs, the store ------------------------------------------------------------
+
+def check_readable(paths: Iterable[str]) -> None:
+    """A usage error for an input that is missing, unreadable or a directory."""
+    for path in paths:
+        if os.path.isdir(path):
+            raise UsageError(f"{path} is a directory, not a PBN file")
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as err:
+            raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
+
+
+def open_output(path: str | None, inputs: Iterable[str] = ()) -> tuple[TextIO, bool]:
+    """Standard output (``None`` or ``-``) or the file, and whether to close it.
+
+    :raises UsageError: if the file cannot be written, or is one of ``inputs`` (opening
+        it for writing would empty it before it is read).
+    """
+    if path is None or path == "-":
+        return sys.stdout, False
+    target = os.path.realpath(path)
+    if any(os.path.realpath(p) == target for p in inputs):
+        raise UsageError(f"{path} is an input file: writing it would destroy it")
+    try:
+        return open(path, "w", encoding="utf-8", newline=""), True
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def open_store(args: argparse.Namespace) -> ResultStore | None:
+    """The results store of ``--db`` (``--resume`` requires it to exist), or None."""
+    if getattr(args, "resume", False) and not args.db:
+        raise UsageError("--resume needs --db FILE: the store the interrupted run wrote")
+    if not args.db:
+        return None
+    try:
+        return ResultStore(args.db, must_exist=args.resume)
+    except StoreError as err:
+        raise UsageError(str(err)) from None
+
+
+# ---- the progress bar ----------------------------------------------------------------------
+
+def progress_bar(total: int | None, enabled: bool, *, unit: str = "boards",
+                 desc: str | None = None):
+    """A tqdm bar on stderr counting ``unit`` (boards), with boards/s (off when ``enabled``
+    is false: ``--quiet``, or stderr is not a terminal)."""
+    from tqdm import tqdm
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):
+        size = os.terminal_size((0, 0))
+    # A pseudo-terminal that reports a size of 0 x 0 (`script`, some CI runners) would get
+    # no bar at all: tqdm hides bars below the last row.  Assume 80 x 24 there.
+    sized = size.columns > 0 and size.lines > 0
+    # rate_noinv_fmt: always "boards/s", never tqdm's inverted "s/board" for slow rates.
+    return tqdm(total=total, unit=f" {unit}", desc=desc, file=sys.stderr, disable=not enabled,
+                dynamic_ncols=sized, ncols=None if sized else 80, nrows=None if sized else 24,
+                leave=False,
+                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, "
+                           "{rate_noinv_fmt}]")

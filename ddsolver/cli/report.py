@@ -1,0 +1,99 @@
+"""``ddsolver report FILE.pbn --html OUT.html``: printable hand records as one
+self-contained HTML file (the page: :mod:`ddsolver.formats.hand_records`).
+
+The boards are solved as ``table`` solves them (chunks on ``--jobs`` threads, the results
+store of ``--db``) and written as they finish, so the memory a report takes does not grow
+with the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from cardgames import pbn
+
+from ..boards import Inputs, Solved, board_par, solve_boards
+from ..formats.hand_records import HtmlReport
+from ._batch import Batch, add_batch_options
+from ._common import PROG, check_readable
+
+__all__ = ["add_parser", "run"]
+
+_EXAMPLES = """\
+examples:
+  ddsolver report data/session.pbn --html session.html
+  ddsolver report data/session.pbn --html session.html --title "Club pairs, 22 November"
+  ddsolver report big.pbn --html big.html --db big.sqlite --jobs 2
+
+Open the file in a browser and print it: two boards across, three down on A4 or Letter,
+no board split over two pages.  Each board shows the four hands (North at the top), the
+board number, dealer and vulnerability (shaded seats in the compass are vulnerable, the
+dealer is underlined), high-card points, the double-dummy table (declarer's tricks, the
+contracts that make in bold) and par.  --db shares its results store with `ddsolver
+table`, so boards tabled once are not solved again for the report.
+
+Boards that cannot be read or solved are reported on stderr as FILE:LINE: reason and
+left out (exit status 1); the page lists them, with the reasons, above the boards.  A
+bad Dealer or Vulnerable tag costs a board only its par (listed the same way).
+"""
+
+
+def add_parser(commands: argparse._SubParsersAction,
+               formatter: type[argparse.HelpFormatter]) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        "report", formatter_class=formatter, epilog=_EXAMPLES,
+        help="printable hand records (HTML) with double-dummy tables and par",
+        description="Write printable hand records for the boards of PBN files: the hands in\n"
+                    "a compass diagram, dealer and vulnerability, the double-dummy table and\n"
+                    "par, as one self-contained HTML file.")
+    parser.add_argument("files", nargs="+", metavar="FILE.pbn", help="PBN files to read")
+    parser.add_argument("--html", required=True, metavar="OUT.html",
+                        help="the HTML file to write ('-' for standard output)")
+    parser.add_argument("--title", help="the heading (default: the first Event tag, else the "
+                                        "file names)")
+    add_batch_options(parser)
+    parser.set_defaults(run=run)
+    return parser
+
+
+def _title(args: argparse.Namespace) -> str:
+    if args.title:
+        return args.title
+    # The Event of the first game that names one, else the file names.
+    for path in args.files:
+        with pbn.load_path(path, strict=False, validate=False) as reader:
+            for game in reader:
+                event = game.tag("Event")
+                if event and event not in ("?", "#"):
+                    return event
+                break
+    return ", ".join(os.path.basename(p) for p in args.files)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``ddsolver report`` on parsed arguments; the exit status."""
+    # The inputs are checked before the title is read from them (Batch checks them too).
+    check_readable(args.files)
+    title = _title(args)
+    with Batch(args, args.html, announce_resume=False, keep_problems=True) as batch:
+        inputs = Inputs(args.files, batch.report, warn=batch.warn)
+        subtitle = (f"{', '.join(args.files)} \u2014 double-dummy analysis by {PROG}, "
+                    f"{time.strftime('%Y-%m-%d')}")
+        writer = HtmlReport(batch.out, title, subtitle)
+
+        def write(item: Solved) -> None:
+            assert item.table is not None
+            writer.board(item.board, item.table, board_par(item.board, item.table))
+
+        batch.run(solve_boards(inputs.boards(), jobs=batch.jobs, tt_mb=args.tt_mb,
+                               store=batch.store),
+                  write, begin=lambda: writer.begin(many_files=len(args.files) > 1),
+                  end=lambda: writer.end(batch.failed, batch.problems, inputs.without_par))
+    if not args.quiet:
+        print(batch.summary("solved", without_par=inputs.without_par), file=sys.stderr)
+        if args.html != "-":
+            print(f"{PROG}: hand records written to {args.html}", file=sys.stderr)
+    return batch.status(inputs)
