@@ -545,8 +545,12 @@ def _auction(game: pbn.Game, path: str, label: str) -> tuple[Auction | None, lis
     calls = game.auction  # PBNError, with its line, for a token that is not a call
     if not calls:
         return None, []
-    dealer = game.auction_dealer or game.dealer or (
-        board_dealer(game.board) if game.board is not None and game.board >= 1 else None)
+    # (not `or`: North is seat 0, which is false)
+    dealer = game.auction_dealer
+    if dealer is None:
+        dealer = game.dealer
+    if dealer is None and game.board is not None and game.board >= 1:
+        dealer = board_dealer(game.board)
     if dealer is None:
         raise PBNError(f"{label}the Auction tag does not say who called first", line=tag.line,
                        source=path)
