@@ -67,14 +67,14 @@ import math
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
 from cardgames import pbn
 from cardgames.cards import Card, CardLike, Seat, SeatLike
-from cardgames.constraints import Constraint, as_constraint
-from cardgames.errors import CardgamesError
+from cardgames.constraints import HCP, AllOf, Constraint, Length, Shape, as_constraint
+from cardgames.errors import CardgamesError, SamplingError
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler, check_seed
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, imps, score
@@ -82,8 +82,8 @@ from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, imps, 
 from .pool import SolverPool
 from .solver import DEFAULT_TT_MB
 
-__all__ = ["LeadRow", "LeadReport", "analyse_leads", "summarise_leads", "lead_groups",
-           "CRITERIA", "Z95"]
+__all__ = ["LeadRow", "LeadReport", "TableLead", "analyse_leads", "summarise_leads",
+           "lead_groups", "table_lead", "seat_acceptance", "breaks", "CRITERIA", "Z95"]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -165,10 +165,64 @@ def _json_number(v):
     return v
 
 
+@dataclass(frozen=True, slots=True)
+class TableLead:
+    """The lead made at the table, set against the sample: what it cost against the best
+    lead on the same deals (the paired differences of its row, turned round so that a
+    positive cost is a loss), and what it was worth double dummy on the real deal."""
+
+    card: Card                     # the card led
+    label: str                     # its row's label ("SK/SQ")
+    place: int                     # 1 = the best lead, 2 = the next ...
+    leads: int                     # how many leads (rows) there are
+    cost_tricks: float             # best lead's mean tricks - this lead's, same deals
+    cost_tricks_se: float          # paired SE
+    cost_imps: float               # mean IMPs lost against the best lead
+    cost_imps_se: float
+    cost_mp: float                 # matchpoint % lost against the best alone: 50 - mp_vs_best
+    cost_mp_se: float
+    real_tricks: int | None = None   # defence's double-dummy tricks on the real deal
+    real_best: int | None = None     # ... with the best lead there
+    player: str | None = None        # the leader's name (the West/North/... tag)
+
+    @property
+    def real_cost(self) -> int | None:
+        """Tricks the lead cost on the real deal, double dummy (None if not known)."""
+        if self.real_tricks is None or self.real_best is None:
+            return None
+        return self.real_best - self.real_tricks
+
+    def to_dict(self) -> dict:
+        d = {k: getattr(self, k) for k in self.__slots__}
+        d["card"] = str(self.card)
+        d["real_cost"] = self.real_cost
+        return {k: _json_number(v) for k, v in d.items()}
+
+    def to_text(self, best: str) -> str:
+        """One line: the lead, its place, its costs with their SEs, the real deal."""
+        who = f" by {self.player}" if self.player else ""
+        if self.place == 1:
+            cost = "the best lead over these deals: costs nothing"
+        else:
+            cost = (f"ranked {self.place} of {self.leads}; costs {self.cost_tricks:.3f} ± "
+                    f"{_f(self.cost_tricks_se, 3)} tricks, {self.cost_imps:.2f} ± "
+                    f"{_f(self.cost_imps_se, 2)} IMPs, {self.cost_mp:.1f} ± "
+                    f"{_f(self.cost_mp_se, 1)} MP% against {best}")
+        real = ""
+        if self.real_tricks is not None:
+            real = (f"; on the real deal {self.real_tricks} trick"
+                    f"{'s' * (self.real_tricks != 1)} double dummy")
+            if self.real_cost:
+                real += f" ({self.real_cost} fewer than the best lead there)"
+            else:
+                real += " (as many as any lead)"
+        return f"Lead at the table: {self.card}{who} ({self.label}): {cost}{real}"
+
+
 _CSV_FIELDS = ("label", "n", "mean", "var", "sd", "se", "ci_low", "ci_high", "p_set",
                "p_set_low", "p_set_high", "score", "score_se", "diff_tricks", "diff_tricks_se",
                "diff_imps", "diff_imps_se", "mp_vs_best", "mp_vs_best_se", "mp_field",
-               "mp_field_se", "best", "close", "tied")
+               "mp_field_se", "best", "close", "tied", "table")
 
 
 @dataclass(frozen=True)
@@ -197,6 +251,15 @@ class LeadReport:
     card_tricks: np.ndarray | None = field(default=None, repr=False, compare=False)
     deals: tuple[Deal, ...] = field(default=(), repr=False, compare=False)
     stopped_early: bool = False
+    # What the board's auction said, when the constraints came from one (file mode):
+    auction: str | None = None                 # "N: 1NT Pass 3NT Pass Pass Pass"
+    system: str | None = None                  # the system that read it (None: not read)
+    seat_rates: dict[str, float] = field(default_factory=dict)  # seat -> its constraint's
+    #                                            acceptance rate alone (:func:`seat_acceptance`)
+    broken: dict[str, str] = field(default_factory=dict)  # seat -> what the real hand breaks
+    unknown_calls: tuple[str, ...] = ()        # calls the system does not explain
+    notes: tuple[str, ...] = ()                # what was flagged about the board
+    table: TableLead | None = None             # the lead made at the table
 
     @property
     def leader(self) -> Seat:
@@ -223,6 +286,10 @@ class LeadReport:
             "samples": self.samples, "attempts": self.attempts,
             "acceptance_rate": self.acceptance_rate, "seed": self.seed,
             "criterion": self.criterion, "z": self.z, "stopped_early": self.stopped_early,
+            "seat_acceptance_rates": dict(self.seat_rates), "auction": self.auction,
+            "system": self.system, "broken": dict(self.broken),
+            "unknown_calls": list(self.unknown_calls), "notes": list(self.notes),
+            "table_lead": self.table.to_dict() if self.table is not None else None,
             "rows": [r.to_dict() for r in self.rows],
         }
 
@@ -231,17 +298,20 @@ class LeadReport:
         return json.dumps(self.to_dict(), indent=indent)
 
     def to_csv(self, *, header: bool = True) -> str:
-        """One line per lead, the columns of ``_CSV_FIELDS``."""
+        """One line per lead, the columns of ``_CSV_FIELDS``; ``table`` is 1 on the row of
+        the lead made at the table."""
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
         if header:
             w.writerow(_CSV_FIELDS)
+        table = self.table.label if self.table is not None else None
         for r in self.rows:
             w.writerow([r.label, r.n, *(_fmt(x) for x in (
                 r.mean, r.var, r.sd, r.se, r.ci[0], r.ci[1], r.p_set, r.p_set_ci[0],
                 r.p_set_ci[1], r.score, r.score_se, r.diff_tricks, r.diff_tricks_se,
                 r.diff_imps, r.diff_imps_se, r.mp_vs_best, r.mp_vs_best_se, r.mp_field,
-                r.mp_field_se)), int(r.best), int(r.close), int(r.tied)])
+                r.mp_field_se)), int(r.best), int(r.close), int(r.tied),
+                int(r.label == table)])
         return out.getvalue()
 
     def to_text(self) -> str:
@@ -249,17 +319,31 @@ class LeadReport:
         vul = str(self.vulnerability)
         lines = [f"Opening lead by {self.leader.letter} from {self.hand.to_pbn()} against "
                  f"{self.contract.call} by {self.declarer.letter}, vulnerable: {vul}"]
-        cons = "; ".join(f"{k}: {v}" for k, v in self.constraints.items()) or "none"
+        if self.auction is not None:
+            lines.append(f"Auction {self.auction}, read by "
+                         f"{self.system if self.system is not None else 'no system'}")
         stop = ""
         if self.stopped_early:
             stop = ", stopped early: best lead clear" + (
                 " (but for the leads tied with it)" if any(r.tied for r in self.rows) else "")
+        cons = "by seat:" if self.constraints else "none"
         lines.append(f"{self.samples} deals, seed {self.seed}, acceptance rate "
                      f"{100 * self.acceptance_rate:.3g}% ({self.attempts:,} dealt){stop}; "
                      f"constraints: {cons}")
+        lines += self._constraint_lines()
+        lines += [f"  the real {_SEAT_NAMES[k]} hand breaks: {v}"
+                  for k, v in self.broken.items()]
+        if self.unknown_calls:
+            lines.append("  calls the system does not know (each costs only its own "
+                         "information): " + "; ".join(self.unknown_calls))
+        lines += [f"  note: {n}" for n in self.notes]
+        if self.table is not None:
+            lines.append(self.table.to_text(self.best.label))
         lines.append(f"'*' best by {self.criterion}; '=' within {self.z:.2f} paired SE of the "
-                     f"best; 'tied': equal to it on every deal")
-        w = max(9, *(len(r.label) for r in self.rows)) + 1  # the mark and the label
+                     f"best; 'tied': equal to it on every deal"
+                     + ("; '>' the lead made at the table" if self.table is not None else ""))
+        # the marks and the label
+        w = max(9, *(len(r.label) for r in self.rows)) + (2 if self.table is not None else 1)
         ci = f"{100 * (1 - 2 * _normal_tail(self.z)):.3g}% CI"
 
         lines += ["", "Defence's tricks (mean, its standard error, variance, SD, interval); % of "
@@ -270,7 +354,7 @@ class LeadReport:
         lines += [head, "-" * len(head)]
         for r in self.rows:
             lines.append(
-                f"{_mark(r)}{r.label:<{w - 1}}{r.mean:>7.3f}{_f(r.se, 3):>6}{_f(r.var, 2):>6}"
+                f"{self._mark(r)}{r.label:<{w - 1}}{r.mean:>7.3f}{_f(r.se, 3):>6}{_f(r.var, 2):>6}"
                 f"{_f(r.sd, 2):>6}{_pair(r.ci, 2):>12}{100 * r.p_set:>6.1f}"
                 f"{_pair(r.p_set_ci, 1, 100):>12}{r.score:>8.1f}{_f(r.score_se, 1):>7}")
 
@@ -282,7 +366,7 @@ class LeadReport:
         lines += [head, "-" * len(head)]
         for r in self.rows:
             lines.append(
-                f"{_mark(r)}{r.label:<{w - 1}}{r.diff_tricks:>+8.3f}{_f(r.diff_tricks_se, 3):>7}"
+                f"{self._mark(r)}{r.label:<{w - 1}}{r.diff_tricks:>+8.3f}{_f(r.diff_tricks_se, 3):>7}"
                 f"{r.diff_imps:>+8.2f}{_f(r.diff_imps_se, 2):>6}{r.mp_vs_best:>9.1f}"
                 f"{_f(r.mp_vs_best_se, 1):>6}{r.mp_field:>8.1f}{_f(r.mp_field_se, 1):>6}"
                 f"{'  tied' if r.tied else ''}")
@@ -290,6 +374,35 @@ class LeadReport:
 
     def __str__(self) -> str:
         return self.to_text()
+
+    def _mark(self, r: LeadRow) -> str:
+        """The row's marks: ``*``, ``=`` or a space; then ``>`` on the table's lead (only
+        when the report has one, so the tables of a report without it keep their layout)."""
+        if self.table is None:
+            return _mark(r)
+        return _mark(r) + (">" if r.label == self.table.label else " ")
+
+    def _constraint_lines(self) -> list[str]:
+        """One line per constrained seat: its role, its constraint, and the share of
+        random deals (the leader's hand given) its constraint accepts on its own."""
+        if not self.constraints:
+            return []
+        roles = {self.declarer: "declarer", self.declarer.partner: "dummy",
+                 self.leader.partner: "partner"}
+        out = []
+        for key, text in self.constraints.items():
+            try:
+                seat = Seat.parse(key)
+            except CardgamesError:
+                out.append(f"  {key}: {text}")
+                continue
+            rate = self.seat_rates.get(key)
+            alone = f"  [alone {100 * rate:.3g}% of deals]" if rate is not None else ""
+            if len(text) > _LONGEST:  # a pass that denies a whole table of openings
+                text = (f"{text[:_LONGEST - 30].rstrip()} ... ({len(text)} characters: "
+                        f"all of it in JSON)")
+            out.append(f"  {_SEAT_NAMES[key]} ({roles.get(seat, '')}): {text}{alone}")
+        return out
 
     def games(self) -> list[pbn.Game]:
         """Every sampled deal as a PBN game, with the defence's tricks for each lead in a
@@ -314,6 +427,11 @@ class LeadReport:
 
     def to_pbn(self) -> str:
         return pbn.dumps(self.games())
+
+
+#: The longest constraint the text report writes out whole.
+_LONGEST = 240
+_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 
 def _mark(r: LeadRow) -> str:
@@ -504,6 +622,81 @@ def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLi
                       card_tricks=arr, deals=tuple(deals), stopped_early=stopped_early)
 
 
+# ---- the constraints, one seat at a time, and the real deal ---------------------------------
+
+#: Random deals dealt to measure one seat's constraint alone (:func:`seat_acceptance`):
+#: one batch of the sampler, a few milliseconds; the rate's SE is at most 0.8 points.
+SEAT_RATE_DEALS = 4096
+
+
+def seat_acceptance(known: Mapping[Seat, Hand | str],
+                    constraints: Mapping[Seat, Constraint | str | Callable],
+                    seed: int | None, deals: int = SEAT_RATE_DEALS) -> dict[Seat, float]:
+    """The share of random deals (the ``known`` cards given) that each seat's constraint
+    accepts on its own: which constraint makes dealing slow, and how much each says.
+    Measured on ``deals`` deals of a sampler of its own (the same ``seed`` gives the same
+    rates; the deals of the analysis are not touched).  0.0 for a constraint no deal can
+    meet."""
+    out: dict[Seat, float] = {}
+    for seat_like, c in constraints.items():
+        seat = Seat.parse(seat_like)
+        try:
+            sampler = Sampler(known, {seat: c}, seed=seed, batch_size=deals,
+                              max_attempts=deals)
+            sampler.sample(1)
+            out[seat] = sampler.acceptance_rate
+        except SamplingError as err:  # none in the batch, or impossible
+            out[seat] = err.accepted / err.attempts if err.attempts else 0.0
+    return out
+
+
+def breaks(constraint: Constraint, hand: Hand) -> str | None:
+    """What ``hand`` fails of ``constraint``, in words (None if it meets it): each failing
+    term of the constraint with what the hand has, e.g. ``"15-17 hcp (has 14)"``."""
+    if constraint.accepts(hand):
+        return None
+    parts = constraint.parts if isinstance(constraint, AllOf) else (constraint,)
+    failed = []
+    for p in parts:
+        if p.accepts(hand):
+            continue
+        if isinstance(p, HCP):
+            have = f"has {hand.hcp}"
+        elif isinstance(p, Length):
+            have = f"has {hand.length(p.suit)}"
+        elif isinstance(p, Shape):
+            have = "is " + "=".join(map(str, hand.lengths))
+        else:
+            have = "S=H=D=C " + "=".join(map(str, hand.lengths)) + f", {hand.hcp} hcp"
+        failed.append(f"{p} ({have})")
+    return "; ".join(failed)
+
+
+def table_lead(report: LeadReport, card: CardLike, real: Mapping[Card, int] | None = None,
+               player: str | None = None) -> LeadReport:
+    """``report`` with the lead made at the table marked (:class:`TableLead`): its cost
+    against the best lead over the report's deals, from its row's paired differences, and
+    with ``real`` (the defence's double-dummy tricks for each lead on the real deal, as
+    :meth:`ddsolver.Solver.card_scores` gives them) its value there.
+
+    :raises CardgamesError: if the card is not in the leader's hand.
+    """
+    c = Card.parse(card)
+    if c not in report.hand:
+        raise CardgamesError(f"the lead at the table, {c}, is not in the leader's hand "
+                             f"({report.hand.to_pbn()})")
+    place, row = next((i + 1, r) for i, r in enumerate(report.rows) if c in r.cards)
+    real_tricks = real_best = None
+    if real is not None:
+        real_tricks, real_best = int(real[c]), int(max(real.values()))
+    # (0.0 - x: a cost of nothing is 0.0, not -0.0)
+    lead = TableLead(c, row.label, place, len(report.rows), 0.0 - row.diff_tricks,
+                     row.diff_tricks_se, 0.0 - row.diff_imps, row.diff_imps_se,
+                     50.0 - row.mp_vs_best,
+                     row.mp_vs_best_se, real_tricks, real_best, player)
+    return replace(report, table=lead)
+
+
 # ---- the analysis ---------------------------------------------------------------------------
 
 class _Pool:
@@ -642,8 +835,12 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                     break
     finally:
         pool.close()
-    return summarise_leads(h, c, decl, vulnerability, scores,  # type: ignore[arg-type]
-                           criterion=criterion, z=z,
-                           seed=seed, attempts=sampler.attempts,
-                           acceptance_rate=sampler.acceptance_rate, constraints=cons_text,
-                           deals=deals if keep_deals else (), stopped_early=stopped)
+    report = summarise_leads(h, c, decl, vulnerability, scores,  # type: ignore[arg-type]
+                             criterion=criterion, z=z,
+                             seed=seed, attempts=sampler.attempts,
+                             acceptance_rate=sampler.acceptance_rate, constraints=cons_text,
+                             deals=deals if keep_deals else (), stopped_early=stopped)
+    if cons:
+        rates = seat_acceptance(known_hands, cons, seed)
+        report = replace(report, seat_rates={s.letter: r for s, r in sorted(rates.items())})
+    return report

@@ -6,8 +6,19 @@ Two ways in:
   with constraints on the hidden hands (``--north "15-17 hcp, balanced"``; a PBN hand such as
   ``--north "AJ3.KQ2.A876.K54"`` makes that hand known);
 * PBN files: ``ddsolver leads FILE.pbn`` analyses every board that names a contract and a
-  declarer, from the real opening leader's hand (the other hands hidden); a board that
-  cannot be analysed is reported as ``FILE:LINE: reason`` and the run goes on.
+  declarer (``Contract``/``Declarer`` tags, or a complete ``Auction``), from the real
+  opening leader's hand (the other hands hidden); a board that cannot be analysed is
+  reported as ``FILE:LINE: reason`` and the run goes on.
+
+  Each board's ``Auction`` is read by a bidding system (the shipped standard one, or
+  ``--system FILE``; ``--no-inference`` turns this off): what it says about the three hidden
+  hands is what they are dealt under, ANDed with ``--north``/``--east``/...; the leader's
+  own hand is known and needs no constraint.  The real deal is used only after the
+  sampling: to say which inferred constraints its hidden hands break, and to value the
+  lead made at the table (``Lead`` tag, else the first card of ``Play``) double dummy.
+  An illegal auction, or ``Contract``/``Declarer`` tags that contradict the auction, cost
+  the board (skipped, ``FILE:LINE: reason``); a missing call (``-``) or an unfinished
+  auction only flags it (a note in its report).
 
 Exit status: 0 all went well, 1 some boards could not be analysed, 2 a usage error (bad
 option, malformed hand, contract or constraint -- found before any work, in either mode --
@@ -27,18 +38,28 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TextIO
 
 from cardgames import pbn
-from cardgames.cards import Seat
-from cardgames.constraints import as_constraint
-from cardgames.errors import CardgamesError, PBNError, SamplingError
+from cardgames.auction import Auction, Call
+from cardgames.bidding import BiddingSystem, default_system, infer, load_system
+from cardgames.cards import Card, Seat
+from cardgames.constraints import Constraint, as_constraint
+from cardgames.errors import (
+    BiddingSystemError,
+    CardgamesError,
+    IllegalCallError,
+    ParseError,
+    PBNError,
+    SamplingError,
+)
 from cardgames.hands import Hand
-from cardgames.scoring import Contract, Vulnerability, board_vulnerability
+from cardgames.scoring import Contract, Vulnerability, board_dealer, board_vulnerability
 
 from ..formats.leads import LeadsWriter
-from ..leads import CRITERIA, LeadReport, analyse_leads, draw_seed
-from ..solver import DEFAULT_TT_MB
+from ..leads import CRITERIA, LeadReport, analyse_leads, breaks, draw_seed, table_lead
+from ..solver import DEFAULT_TT_MB, Solver
 from ._common import (
     FAILED,
     INTERRUPTED,
@@ -66,6 +87,7 @@ examples:
   ddsolver leads --hand KQ72.J83.T94.A65 --contract 4HX --declarer S --vul both \\
       --east "hcp<=5" --sort p_set --format json --save-deals leads.pbn
   ddsolver leads data/played.pbn --samples 200 --seed 1 --format csv
+  ddsolver leads data/auctions.pbn --samples 100 --seed 1 --system my-system.toml
 
 constraint syntax (comma = and; "or" binds tighter; "not" negates one term):
   15-17 hcp   12+ hcp   hcp>=12   hcp<=10   5+ spades   4-5 hearts   spades>=4
@@ -102,6 +124,12 @@ def add_parser(commands: argparse._SubParsersAction,
     for seat in ("north", "east", "south", "west"):
         p.add_argument(f"--{seat}", metavar="C",
                        help=f"constraint on {seat.title()}'s hand, or the hand itself (PBN)")
+    p.add_argument("--system", metavar="FILE.toml",
+                   help="with PBN files: the bidding system that reads each board's Auction "
+                        "(default: the shipped standard system)")
+    p.add_argument("--no-inference", action="store_true",
+                   help="with PBN files: ignore the auctions (deal under the --north/... "
+                        "constraints only)")
     p.add_argument("-n", "--samples", type=positive_int, default=1000, metavar="N",
                    help="deals to solve per board (the most, with --stop-z; default 1000)")
     p.add_argument("--seed", default=None, metavar="S",
@@ -175,6 +203,7 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.stop_z is not None:
         args.stop_z = _positive("--stop-z", args.stop_z)
     args.max_seconds = _positive("--max-seconds", args.max_seconds)
+    args.bidding = _bidding_system(args)
     # A malformed constraint or hand is wrong for every board: say so once, up front.
     for seat in Seat:
         option = f"--{seat.name.lower()}"
@@ -188,6 +217,30 @@ def _check_options(args: argparse.Namespace) -> None:
                 as_constraint(value)
         except CardgamesError as err:
             raise UsageError(f"{option}: {err}") from None
+
+
+def _bidding_system(args: argparse.Namespace) -> BiddingSystem | None:
+    """The system that reads the auctions (None: they are not read), or a usage error for
+    a system file that cannot be read (naming its line)."""
+    if not args.files:
+        if args.system is not None or args.no_inference:
+            raise UsageError("--system and --no-inference are about the Auction of each board "
+                             "of PBN files; with --hand, give the constraints (--north ...)")
+        return None
+    if args.no_inference:
+        if args.system is not None:
+            raise UsageError("--system and --no-inference contradict each other")
+        return None
+    if args.system is None:
+        return default_system()
+    try:
+        return load_system(args.system)
+    except BiddingSystemError as err:
+        raise UsageError(f"--system: {err}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--system {args.system} is not a text file (UTF-8)") from None
+    except OSError as err:
+        raise UsageError(f"cannot read --system {args.system}: {err.strerror or err}") from None
 
 
 def _message(err: CardgamesError, args: argparse.Namespace) -> str:
@@ -317,8 +370,12 @@ def _files(args, output: LeadsWriter, games: list[pbn.Game], report_error: Calla
                         result = _board(args, game, path, output)
                     except (CardgamesError, UsageError) as err:
                         failed += 1
+                        if isinstance(err, PBNError) and err.line is not None:
+                            located = str(err) if err.source else f"{path}:{err}"
+                            report_error(f"{located}; board skipped")
+                            continue
                         text = _message(err, args) if isinstance(err, CardgamesError) else err
-                        report_error(f"{where}: {text}")
+                        report_error(f"{where}: {text}; board skipped")
                         continue
                     if result is None:
                         skipped += 1
@@ -341,16 +398,27 @@ def _files(args, output: LeadsWriter, games: list[pbn.Game], report_error: Calla
 
 def _board(args, game: pbn.Game, path: str, output: LeadsWriter) -> LeadReport | None:
     """Analyse one board; None when it names no contract (absent, unknown or passed out):
-    nothing to analyse, which is not an error."""
+    nothing to analyse, which is not an error.  A :class:`CardgamesError` (a
+    :class:`PBNError` with the line where it can be told) when the board cannot be
+    analysed."""
+    label = f"board {game.board}: " if game.board is not None else ""
+    auction, notes = _auction(game, path, label)
     contract_text = game.contract
-    if contract_text is None:
-        return None
-    contract = Contract.parse(contract_text)
-    if contract is None:
-        return None  # passed out: no lead to choose
     declarer = game.declarer
-    if declarer is None:
-        raise CardgamesError("no declarer")
+    if auction is not None and auction.is_complete:
+        contract, declarer = _contract_of(game, auction, path, label)
+        if contract is None:
+            return None  # passed out
+    else:
+        if contract_text is None:
+            return None
+        parsed = Contract.parse(contract_text)
+        if parsed is None:
+            return None  # passed out: no lead to choose
+        if declarer is None:
+            raise CardgamesError("no declarer")
+        contract = Contract(parsed.level, parsed.strain, parsed.doubled, declarer)
+    assert declarer is not None
     deal = game.deal
     if deal is None:
         raise CardgamesError("no deal")
@@ -365,12 +433,201 @@ def _board(args, game: pbn.Game, path: str, output: LeadsWriter) -> LeadReport |
         vul = board_vulnerability(game.board)
     else:
         vul = Vulnerability.NONE
-    constraints, known = _seat_options(args, leader)
-    report = _analyse(args, hand, Contract(contract.level, contract.strain, contract.doubled,
-                                           declarer), declarer, vul, constraints, known,
+    options, known = _seat_options(args, leader)
+    constraints: dict[Seat, Constraint | str] = dict(options)
+    unknown: tuple[str, ...] = ()
+    if auction is not None and args.bidding is not None:
+        inference = infer(auction, args.bidding, extra=dict(options.items()))
+        # The leader's hand is known, and so are those given whole: no constraint on them.
+        constraints = {s: c for s, c in inference.constraints.items()
+                       if s != leader and s not in known}
+        unknown = _unknown_calls(inference.unknown_calls)
+    lead, lead_note = _lead_at_table(game, leader, hand)
+    if lead_note:
+        notes.append(lead_note)
+    report = _analyse(args, hand, contract, declarer, vul, constraints, known,
                       f"board {game.board}")
+    # Only now, the sample dealt, is the real deal looked at.
+    broken = {}
+    for seat, c in sorted(constraints.items()):
+        real = deal[seat]
+        if real is not None and len(real) == 13:
+            why = breaks(as_constraint(c), real)
+            if why is not None:
+                broken[seat.letter] = why
+    report = replace(report, auction=None if auction is None else _auction_text(auction),
+                     system=None if auction is None or args.bidding is None
+                     else args.bidding.name, broken=broken, unknown_calls=unknown,
+                     notes=tuple(notes))
+    if lead is not None:
+        real_scores = None
+        if all(h is not None and len(h) == 13 for h in deal.hands):
+            real_scores = _solver(args).card_scores(deal, contract.strain, leader)
+        report = table_lead(report, lead, real_scores, _player(game, leader))
     output.add(report, {"source": path, "line": game.line, "board": game.board})
     return report
+
+
+def _unknown_calls(meanings) -> tuple[str, ...]:
+    """The calls the system does not explain, for the report: each bid, double and
+    redouble by name; the passes (mostly those that end the auction, where no system has
+    a table) only counted."""
+    out = [f"{m.seat.letter} {m.call.name} after "
+           f"{'the opening' if m.context.startswith('opening') else m.context}"
+           for m in meanings if not m.call.is_pass]
+    passes = sum(1 for m in meanings if m.call.is_pass)
+    if passes:
+        out.append(f"{passes} pass{'es' * (passes != 1)}")
+    return tuple(out)
+
+
+def _auction_text(auction: Auction) -> str:
+    return f"{auction.dealer.letter}: " + " ".join(c.name for c in auction.calls)
+
+
+def _solver(args) -> Solver:
+    """The one solver of the run for the real deals (made on first use)."""
+    solver = getattr(args, "real_solver", None)
+    if solver is None:
+        solver = args.real_solver = Solver(args.tt_mb)
+    return solver
+
+
+def _player(game: pbn.Game, seat: Seat) -> str | None:
+    """The player in ``seat`` (the West/North/... tag), None when not known (absent, "?")."""
+    name = game.tag(("North", "East", "South", "West")[seat])
+    name = name.strip() if name is not None else ""
+    return name if name not in ("", "?", "-") else None
+
+
+def _call_lines(tag: pbn.Tag) -> list[int | None]:
+    """The file line of each call written in an Auction section, in order (``AP`` stands
+    for the rest), for messages: the tokens are found as :attr:`pbn.Game.auction` finds
+    them (comments, notes ``=1=`` and glyphs ``$1`` dropped, ``*`` ends)."""
+    lines: list[int | None] = []
+    in_brace = False
+    numbers = tag.section_line_numbers
+    for k, raw in enumerate(tag.section):
+        line = numbers[k] if k < len(numbers) else (
+            None if tag.line is None else tag.line + 1 + k)
+        text = []
+        i = 0
+        while i < len(raw):
+            if in_brace:
+                j = raw.find("}", i)
+                if j < 0:
+                    break
+                in_brace, i = False, j + 1
+            elif raw[i] == "{":
+                in_brace, i = True, i + 1
+            elif raw[i] == ";":
+                break
+            else:
+                text.append(raw[i])
+                i += 1
+        for token in re.sub(r"=\d+=|\$\d+", " ", "".join(text)).split():
+            token = token.rstrip("!?")
+            if token == "*":
+                return lines
+            if token:
+                lines.append(line)
+            if token.upper() == "AP":
+                return lines
+    return lines
+
+
+def _auction(game: pbn.Game, path: str, label: str) -> tuple[Auction | None, list[str]]:
+    """The board's auction (None if it has none) and the notes that flag it; a
+    :class:`PBNError` on the line of an illegal call."""
+    tag = game.get("Auction")
+    if tag is None:
+        return None, []
+    calls = game.auction  # PBNError, with its line, for a token that is not a call
+    if not calls:
+        return None, []
+    # (not `or`: North is seat 0, which is false)
+    dealer = game.auction_dealer
+    if dealer is None:
+        dealer = game.dealer
+    if dealer is None and game.board is not None and game.board >= 1:
+        dealer = board_dealer(game.board)
+    if dealer is None:
+        raise PBNError(f"{label}the Auction tag does not say who called first", line=tag.line,
+                       source=path)
+    notes = []
+    if "-" in calls:
+        calls = calls[:calls.index("-")]
+        notes.append(f"the auction has a missing call ('-'): only the {len(calls)} "
+                     f"call{'s' * (len(calls) != 1)} before it are read")
+    try:
+        auction = Auction(dealer, tuple(Call.parse(c) for c in calls))
+    except IllegalCallError as err:
+        lines = _call_lines(tag)
+        line = lines[min(err.index, len(lines) - 1)] if lines else tag.line
+        raise PBNError(f"{label}illegal auction: call {err.index + 1} ({err.call} by "
+                       f"{dealer.next(err.index).letter}): {err.message}", line=line,
+                       source=path) from None
+    except ParseError as err:
+        raise PBNError(f"{label}bad auction: {err}", line=tag.line, source=path) from None
+    if not auction.is_complete and "-" not in game.auction:
+        notes.append("the auction does not end (three passes): the constraints come from "
+                     "the calls made, the contract from the Contract and Declarer tags")
+    return auction, notes
+
+
+def _contract_of(game: pbn.Game, auction: Auction, path: str, label: str
+                 ) -> tuple[Contract | None, Seat | None]:
+    """The contract and declarer of a complete auction (None, None when passed out); a
+    :class:`PBNError` on the tag's line when the Contract or Declarer tag says otherwise."""
+    final = auction.contract
+    said = f"the auction ends in {final.call} by {final.declarer.letter}" \
+        if final is not None and final.declarer is not None else "the auction is passed out"
+    text = game.contract
+    if text is not None:
+        tagged = Contract.parse(text)
+        same = (tagged is None and final is None) or (
+            tagged is not None and final is not None and
+            (tagged.level, tagged.strain, tagged.doubled) ==
+            (final.level, final.strain, final.doubled))
+        if not same:
+            tag = game.get("Contract")
+            raise PBNError(f"{label}the Contract tag says {text} but {said}",
+                           line=tag.line if tag is not None else game.line, source=path)
+    if final is None:
+        return None, None
+    declarer = game.declarer
+    if declarer is not None and declarer != final.declarer:
+        tag = game.get("Declarer")
+        raise PBNError(f"{label}the Declarer tag says {declarer.letter} but {said}",
+                       line=tag.line if tag is not None else game.line, source=path)
+    return final, final.declarer
+
+
+def _lead_at_table(game: pbn.Game, leader: Seat, hand: Hand) -> tuple[Card | None, str | None]:
+    """The card led at the table (the Lead tag, else the first card of the Play section)
+    and, when it cannot be used, a note saying why (the board is still analysed)."""
+    text = game.tag("Lead")
+    if text is not None and text.strip() not in ("", "?", "-"):
+        try:
+            card = Card.parse(text.strip())
+        except CardgamesError:
+            return None, f"the Lead tag {text!r} is not a card: no lead at the table marked"
+    else:
+        try:
+            play = game.play
+            first = game.opening_leader
+        except PBNError as err:
+            return None, f"the Play section cannot be read ({err.message}): no lead marked"
+        if not play:
+            return None, None
+        if first is not None and first != leader:
+            return None, (f"the Play section is led by {first.letter}, not by declarer's "
+                          f"left-hand opponent {leader.letter}: no lead at the table marked")
+        card = play[0]
+    if card not in hand:
+        return None, (f"the lead at the table, {card}, is not in {leader.letter}'s hand: no "
+                      f"lead at the table marked")
+    return card, None
 
 
 def _open_output(path: str, option: str, created: list[str]) -> TextIO:

@@ -146,7 +146,7 @@ def test_a_lead_equal_to_the_best_on_every_deal_is_tied_and_close():
     assert [line.split()[0] for line in r.to_text().splitlines() if line.endswith("tied")] \
         == ["=H8", "=H3"]
     assert json.loads(r.to_json())["rows"][1]["tied"] is True
-    assert r.to_csv().splitlines()[0].endswith(",close,tied")
+    assert r.to_csv().splitlines()[0].endswith(",close,tied,table")
 
 
 def _fake_scores(tied_with_best):
@@ -494,7 +494,9 @@ def test_cli_pbn_file_reports_bad_boards_and_goes_on(capsys, tmp_path):
     captured = capsys.readouterr()
     assert status == 1
     assert f"{path}:6: no declarer" in captured.err
-    [item] = json.loads(captured.out)
+    data = json.loads(captured.out)
+    [item] = data["boards"]
+    assert data["leaders"] == []  # no Play or Lead tag: no lead made at the table
     assert item["board"] == 1 and item["leader"] == "E" and item["hand"] == "T98.AQ65.K32.987"
     assert item["vulnerable"] == "None"  # board 1 by the rotation
 
