@@ -3,6 +3,9 @@
 # must lose, top trumps that win in the end) and, inside a trick, the side sure to
 # win it.  Each sets the ranks it relied on, for the transposition table.
 
+cdef enum:
+    SPLIT_SUITS = 1          # quick tricks count suits whose winners are split between the hands
+
 cdef inline bint runs_whole_suit(Ctx *c, int seat, int s) noexcept nogil:
     """Does ``seat`` hold at least as many of the top cards of ``s`` (in a row) as
     any other hand holds cards of ``s``?  Then leading them from the top takes every
@@ -18,7 +21,7 @@ cdef inline bint runs_whole_suit(Ctx *c, int seat, int s) noexcept nogil:
     return k >= others
 
 
-cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
+cdef int quick_tricks_own_or_partner(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     """Tricks the side on lead can cash at once: the leader's own top cards, then, if
     the leader can reach partner's top card in some suit, partner's top cards.  A
     lower bound for the leader's side.  Sets ``decisive`` to the ranks relied on.  Stops
@@ -26,7 +29,7 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     cdef int seat = c.leader, pard = c.leader ^ 2, s, t = c.trump, own, alt
     cdef uint16_t pard_decisive[4]
     decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
-    own = cash_tricks(c, seat, decisive, need)
+    own = cash_tricks(c, seat, decisive, need, -1)
     if own >= need:
         return own
     for s in range(4):
@@ -47,7 +50,7 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
             if own > 0 and (t == NOTRUMP or (c.hand[pard][t] == 0
                                              and (c.hand[seat][t] == 0
                                                   or runs_whole_suit(c, seat, t)))):
-                alt = cash_tricks(c, pard, pard_decisive, need - own)
+                alt = cash_tricks(c, pard, pard_decisive, need - own, -1)
                 if own + alt <= c.tricks_left:
                     alt += own
                     pard_decisive[0] |= decisive[0]
@@ -58,9 +61,9 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
                     # Too many to keep both: partner's alone (its relied-on ranks only).
                     pard_decisive[0] = pard_decisive[1] = pard_decisive[2] = pard_decisive[3] = 0
                     pard_decisive[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
-                    alt = cash_tricks(c, pard, pard_decisive, need)
+                    alt = cash_tricks(c, pard, pard_decisive, need, -1)
             else:
-                alt = cash_tricks(c, pard, pard_decisive, need)
+                alt = cash_tricks(c, pard, pard_decisive, need, -1)
             if alt > own:
                 decisive[0] = pard_decisive[0]
                 decisive[1] = pard_decisive[1]
@@ -71,6 +74,96 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     if own == 0 and t != NOTRUMP:
         own = ruff_trick(c, decisive)
     return own
+
+
+cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
+    """Tricks the side on lead can cash at once (a lower bound for it), counted up to
+    ``need``; sets ``decisive`` to the ranks relied on.  The leader's own winners, or
+    partner's after an entry (quick_tricks_own_or_partner); in no-trump (or when the
+    opponents have no trumps left) also a side suit whose winners are split between the
+    two hands, after the leader's own winners elsewhere (split_suit_tricks)."""
+    cdef int n = quick_tricks_own_or_partner(c, decisive, need)
+    cdef int seat = c.leader, pard = c.leader ^ 2, s, k, other, low
+    cdef uint16_t dec[4]
+    cdef uint32_t opp
+    cdef int t = c.trump
+    if n >= need or not SPLIT_SUITS:
+        return n
+    # With trumps, only when the opponents have none left (nobody can ruff the suit).
+    if t != NOTRUMP and (c.hand[(seat + 1) & 3][t] != 0 or c.hand[(seat + 3) & 3][t] != 0):
+        return n
+    for s in range(4):
+        if c.hand[seat][s] == 0 or c.hand[pard][s] == 0 or s == t:
+            continue
+        # Unless partner holds a winner too, the leader's own count has the suit.
+        opp = c.hand[(seat + 1) & 3][s] | c.hand[(seat + 3) & 3][s]
+        if opp and dd_hibit(c.hand[pard][s]) < dd_hibit(opp):
+            continue
+        k = split_suit_tricks(c, seat, s, &low)
+        if k == 0:
+            continue
+        dec[0] = dec[1] = dec[2] = dec[3] = 0
+        other = 0
+        if k < need:
+            other = cash_tricks(c, seat, dec, need - k, s)
+            # Partner keeps its cards of s while the leader cashes the others.
+            if other > c.tricks_left - dd_popcount(c.hand[pard][s]):
+                other = 0
+                dec[0] = dec[1] = dec[2] = dec[3] = 0
+        if k + other > n:
+            n = k + other
+            if low < 16:
+                dec[s] |= <uint16_t>((<uint32_t>1) << low)
+            decisive[0] = dec[0]
+            decisive[1] = dec[1]
+            decisive[2] = dec[2]
+            decisive[3] = dec[3]
+            if n >= need:
+                return n
+    return n
+
+
+cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
+    """No-trump (or opponents without trumps): the tricks the side on lead takes in suit ``s`` led by ``seat``, playing
+    winners while it has them: the hand on lead cashes its highest winner (the other hand
+    follows low); with none left it leads low to the other hand's lowest winner, which
+    goes on.  A winner is a card above every card the opponents hold in the suit while
+    they still have one; once both are out, every card wins.  ``low`` gets the lowest
+    card that won by rank (16: none): the ranks relied on are the top ones down to it."""
+    cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, rounds = 0, opp_rounds, r, tricks = 0
+    cdef uint32_t x = c.hand[seat][s], y = c.hand[seat ^ 2][s], tmp, wx, wy, above
+    cdef uint32_t opp = c.hand[lho][s] | c.hand[rho][s]
+    opp_rounds = dd_popcount(c.hand[lho][s])
+    if dd_popcount(c.hand[rho][s]) > opp_rounds:
+        opp_rounds = dd_popcount(c.hand[rho][s])
+    above = ~((<uint32_t>2 << dd_hibit(opp)) - 1) if opp else 0xFFFF
+    low[0] = 16
+    while x:
+        if rounds >= opp_rounds:
+            wx = x
+            wy = y
+        else:
+            wx = x & above
+            wy = y & above
+        if wx:
+            r = dd_hibit(wx)
+            x ^= (<uint32_t>1) << r
+            if y:
+                y ^= (<uint32_t>1) << dd_lobit(y)
+        elif wy:
+            x ^= (<uint32_t>1) << dd_lobit(x)
+            r = dd_lobit(wy)
+            y ^= (<uint32_t>1) << r
+            tmp = x
+            x = y
+            y = tmp
+        else:
+            break
+        if rounds < opp_rounds and r < low[0]:
+            low[0] = r
+        tricks += 1
+        rounds += 1
+    return tricks
 
 
 cdef int ruff_trick(Ctx *c, uint16_t *decisive) noexcept nogil:
@@ -100,7 +193,7 @@ cdef int ruff_trick(Ctx *c, uint16_t *decisive) noexcept nogil:
     return 0
 
 
-cdef int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need) noexcept nogil:
+cdef int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need, int skip) noexcept nogil:
     """Tricks ``seat`` can take by cashing top cards from its own hand once on lead,
     never losing the lead.  Adds to ``decisive`` the ranks relied on.
 
@@ -127,7 +220,7 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need) noexcept no
             s = t
         else:
             s = i - 1
-            if s == t:
+            if s == t or s == skip:
                 continue
         mine = c.hand[seat][s]
         if mine == 0:
