@@ -79,21 +79,19 @@ cdef int quick_tricks_own_or_partner(Ctx *c, uint16_t *decisive, int need) noexc
 cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     """Tricks the side on lead can cash at once (a lower bound for it), counted up to
     ``need``; sets ``decisive`` to the ranks relied on.  The leader's own winners, or
-    partner's after an entry (quick_tricks_own_or_partner); in no-trump (or when the
-    opponents have no trumps left) also a side suit whose winners are split between the
-    two hands, after the leader's own winners elsewhere (split_suit_tricks)."""
+    partner's after an entry (quick_tricks_own_or_partner); in no-trump also a suit whose
+    winners are split between the two hands, after the leader's own winners elsewhere
+    (split_suit_tricks)."""
     cdef int n = quick_tricks_own_or_partner(c, decisive, need)
     cdef int seat = c.leader, pard = c.leader ^ 2, s, k, other, low
     cdef uint16_t dec[4]
     cdef uint32_t opp
-    cdef int t = c.trump
-    if n >= need or not SPLIT_SUITS:
-        return n
-    # With trumps, only when the opponents have none left (nobody can ruff the suit).
-    if t != NOTRUMP and (c.hand[(seat + 1) & 3][t] != 0 or c.hand[(seat + 3) & 3][t] != 0):
+    # No-trump only: with trumps, a hand out of the suit holding only trumps would have
+    # to ruff its partner's winner and take the lead (measured: a wrong table).
+    if n >= need or c.trump != NOTRUMP or not SPLIT_SUITS:
         return n
     for s in range(4):
-        if c.hand[seat][s] == 0 or c.hand[pard][s] == 0 or s == t:
+        if c.hand[seat][s] == 0 or c.hand[pard][s] == 0:
             continue
         # Unless partner holds a winner too, the leader's own count has the suit.
         opp = c.hand[(seat + 1) & 3][s] | c.hand[(seat + 3) & 3][s]
@@ -124,7 +122,7 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
 
 
 cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
-    """No-trump (or opponents without trumps): the tricks the side on lead takes in suit ``s`` led by ``seat``, playing
+    """No-trump: the tricks the side on lead takes in suit ``s`` led by ``seat``, playing
     winners while it has them: the hand on lead cashes its highest winner (the other hand
     follows low); with none left it leads low to the other hand's lowest winner, which
     goes on.  A winner is a card above every card the opponents hold in the suit while
