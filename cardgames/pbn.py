@@ -76,14 +76,14 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from itertools import chain
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from os import PathLike
-from typing import BinaryIO, TextIO, TypeVar
+from typing import Any, BinaryIO, TextIO, TypeVar
 
+from .auction import Auction
 from .cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from .errors import CardgamesError, ParseError, PBNError
-from .auction import Auction
 from .hands import Deal
 from .play import trick_winner
 
@@ -714,8 +714,10 @@ class Game:
     def auction(self) -> list[str]:
         """The calls of the ``Auction`` section in order: ``"1NT"``, ``"Pass"``, ``"X"``,
         ``"XX"``; ``AP`` (all pass) is spelled out as the passes that end the auction, and
-        ``-`` (a missing call) is kept.  Notes (``=1=``), annotations (``!``, ``$2``) and
-        comments are dropped; ``*`` ends the section.  Empty if there is no auction.
+        ``-`` (a missing call) is kept.  Notes (``=1=``), annotations (``!``, ``?``, an
+        alert ``*`` after a call, ``$2``), irregularities (``^I``) and comments are
+        dropped; ``*`` alone ends the section, and so does ``+`` (to be continued).  Empty
+        if there is no auction.
 
         :raises PBNError: for a token that is not a call (with its line).
         """
@@ -759,9 +761,12 @@ class Game:
 
         PBN writes the play as a table: one row per trick, the columns in seat order
         starting from the opening leader (the tag's value), ``-`` for a card not played,
-        ``*`` to end.  Each trick is led by the winner of the one before, which needs the
-        trump strain from ``Contract``.  The play stops at the first card not played.
-        Empty if there is no Play section.
+        ``*`` to end, ``+`` for the card to be played next in a game to be continued (the
+        cards of its row are kept, nothing after).  Each trick is led by the winner of the
+        one before, which needs the trump strain from :attr:`contract` (the ``Contract``
+        tag, or the auction's).  Annotations, notes and irregularities (``^R``) are
+        dropped.  The play stops at the first card not played.  Empty if there is no Play
+        section.
 
         :raises PBNError: (with the line) for a token that is not a card, a card played
             twice, a card after a trick that was not finished, a gap inside a trick, or
@@ -849,7 +854,8 @@ class Game:
             for token in _NOTE_OR_NAG.sub(" ", text).split():
                 if token[0] == "^":  # an irregularity (^R a revoke, ^L a lead out of turn)
                     continue
-                token = token.rstrip("!?")
+                # Suffix annotations: "!", "?" and an alert "*" ("1NT*"); "*" alone ends it.
+                token = token.rstrip("!?*") if len(token) > 1 else token.rstrip("!?")
                 if token:
                     yield token, index
 
@@ -1315,18 +1321,18 @@ class PBNReader:
         return None
 
     # ---- the state machine ----------------------------------------------------
-    def _text_lines(self, lines: Iterator[str] | Iterator[bytes]) -> Iterator[str]:
+    def _text_lines(self, lines: Iterator[Any]) -> Iterator[str]:
         """The lines as text; a stream of bytes is decoded by a :class:`_RawLines`, which
         keeps the bytes for :func:`write_back`."""
         first = next(lines, None)
         if first is None:
             return iter(())
         if isinstance(first, (bytes, bytearray)):
-            self._raw = _RawLines(chain([bytes(first)], lines), self._encoding)  # type: ignore
+            self._raw = _RawLines(chain([bytes(first)], lines), self._encoding)
             return iter(self._raw)
-        return chain([first], lines)  # type: ignore[list-item]
+        return chain([first], lines)
 
-    def _read(self, lines: Iterator[str] | Iterator[bytes]) -> Generator[Game, None, None]:
+    def _read(self, lines: Iterator[Any]) -> Generator[Game, None, None]:
         source = self.source
         # In lenient mode the lines of the game being read are kept, so that a bad game's
         # error can carry its text (PBNError.raw): one game's lines, never the file's.
@@ -1455,14 +1461,14 @@ class PBNReader:
             if open_unit is not None and not self.strict:
                 cut = next((k for k, (_, t) in enumerate(open_unit) if not t.strip()), None)
                 if cut is not None:
-                    err = _unterminated(open_unit[:cut], source)
+                    unclosed = _unterminated(open_unit[:cut], source)
                     replay = open_unit[cut:]
                     open_unit = None
                     last = replay[0][0] - 1
                     raw = [(n, t) for n, t in raw if n <= last]
                     preamble, self._preamble = self._preamble, []
                     builder = None
-                    self._skipped(err, preamble, raw, last)
+                    self._skipped(unclosed, preamble, raw, last)
                     raw = []
                     blanks = 0
                     numbered = iter(replay)
