@@ -31,12 +31,14 @@ carries
 
 Comment lines after the last data line of a section belong to the *next* tag
 (they usually introduce it); comment lines between a tag and its data, or between
-data lines, are part of the section.  Comments after the last tag are the game's
-``trailing_comments``; a block of comments standing alone between games is the
-next game's ``preamble`` (or the reader's ``epilogue`` at the end of the file).
-``%`` lines (``% PBN 2.1``, ``% EXPORT``...) are file-level: the reader collects
-them in :attr:`PBNReader.directives` wherever they appear, and :func:`dump` writes
-directives at the top.
+data lines, are part of the section.  A ``{...}`` comment runs to its ``}`` across
+empty lines (PBN 2.1: a game ends at an empty line *outside* comments).  Comments after
+the last tag are the game's ``trailing_comments``; a block of comments standing alone
+between games is the next game's ``preamble`` (or the reader's ``epilogue`` at the end
+of the file).  ``%`` lines at the top of the file (``% PBN 2.1``, ``% EXPORT``...) are
+the reader's :attr:`PBNReader.directives`, which :func:`dump` writes first; a ``%`` line
+further down (BBA's ``% <hash>``, PS Bridge's ``%%!R``, ``% Import`` before each game)
+stays where it stands, placed like a comment line.
 
 With these rules ``loads(dumps(games))`` gives back equal games, and a file in the
 standard export layout (one tag per line, a blank line after each game, no ``#``
@@ -44,6 +46,46 @@ values) comes back character for character::
 
     reader = loads(text)
     assert dumps(reader, directives=reader.directives) == text
+
+Giving a file back byte for byte, with tags added
+-------------------------------------------------
+A game read from bytes (:func:`load_path`, or :func:`load`/:func:`loads` given bytes)
+keeps the bytes it took in the file, :attr:`Game.original`: from the end of the game
+before, so with the empty lines, ``%`` lines and comment blocks before it.  A skipped
+bad game's error has them as :attr:`PBNError.original`, and the reader, once read to
+the end, the bytes after the last game as :attr:`PBNReader.tail`.  Written one after
+the other they are the file, exactly: line ends (CRLF, LF, mixed), encoding (Latin-1
+bytes stay Latin-1), escapes, comments, ``#`` values, ``%`` lines in place.
+:func:`write_back` gives a game's bytes with tags added (a tag the game has is replaced
+in place).  This is what a tool adding results to files uses, e.g. ``ddsolver table
+--format pbn``::
+
+    with open(out_path, "wb") as out:
+        with load_path(path, strict=False, validate=False,
+                       on_error=lambda err: out.write(err.original or b"")) as reader:
+            for game in reader:   # a bad game's error comes before the next game
+                table, par = solve(game.deal)
+                out.write(write_back(game, [
+                    Tag("OptimumScore", "NS 420"), Tag("ParContract", "NS 4S="),
+                    Tag("OptimumResultTable", "Declarer;Denomination\\2R;Result\\2R",
+                        rows)]))
+        out.write(reader.tail or b"")
+
+:func:`rewrite` does just that for a callable giving each game's tags.  Several input
+files are copied one after the other the same way (each keeps its own head and tail).
+
+Several tables of one board
+---------------------------
+Results files repeat a board once per table: with the same ``Deal``, with ``"#"``, or
+with no ``Deal`` at all after the board's first table.  Each game from a reader has an
+:attr:`Game.index` (0, 1, 2... in reading order), and :attr:`Game.same_deal_as` is the
+index of the first game of that reader holding the same deal (same text after ``#``
+inheritance), None for the first.  A game without a ``Deal`` tag whose ``Board`` value
+was met before with a deal takes that deal (:attr:`Game.deal_inherited` is then true).
+So a tool solves a deal once: keep the result of each game whose ``same_deal_as`` is
+None by its index, and reuse it for the others; tables are games, distinct deals are the
+games with ``same_deal_as`` None.  The reader remembers each distinct deal's text (about
+100 bytes a deal).
 
 Tag values
 ----------
@@ -58,13 +100,16 @@ that omit it (with ``line`` None), and the writer writes resolved values.  ``"?"
 Errors
 ------
 Every problem is a :class:`~cardgames.errors.PBNError` carrying the message, the
-offending line's text, its 1-based line number and the source name.  Syntax (an
+offending line's text, its 1-based line number and the source name; ``str(err)`` names
+the place once (``f.pbn:13: reason``); a caller adding context uses ``err.where`` and
+``err.reason`` rather than prefixing ``str(err)`` with a place of its own.  Syntax (an
 unclosed ``[``, a value without quotes, a missing closing quote, an unterminated
 ``{`` comment, section data before any tag) is found while reading.  The meaning
 of the typed tags (a bad deal, a bad card in the Play section, an unknown seat...)
 is checked by :meth:`Game.validate`, which the reader calls on every game unless
 ``validate=False``; with ``validate=False`` the same error comes up when the
-accessor is used, still with its line.  In lenient mode (``strict=False``) a bad
+accessor is used, still with its line.  In lenient mode (``strict=False``) a tag pair
+broken over lines (``[Event`` on one, ``"x"]`` on the next) is joined and read; a bad
 game is skipped, the error goes to :attr:`PBNReader.errors` (and to ``on_error``, once
 the reader has reached the end of the bad game), and reading goes on with the next
 game.  The error's ``raw`` holds the bad game's text as it stood in the file, so that a
