@@ -46,10 +46,17 @@ class IllegalPlayError(CardgamesError):
 class PBNError(ParseError):
     """A PBN file is malformed.  ``line`` is the 1-based line number of the problem.
 
+    ``str(err)`` names the place once, as ``FILE:LINE: reason``; :attr:`where` is that
+    ``FILE:LINE`` and :attr:`reason` the rest, so that a caller adding context of its own
+    (``board 3: ...``) does not name the place twice.
+
     ``raw`` is set by a lenient reader on the error of a game it skipped: the game's text
     as it stood in the file (with the comment blocks standing before it, each followed by
     an empty line, as :meth:`cardgames.pbn.Game.to_pbn` lays them out), ending with a
     newline, so that a tool can write the game back unchanged.  None otherwise.
+    ``original`` is set with it when the game was read from bytes (a file opened by
+    :func:`cardgames.pbn.load_path`): the bytes the game took in the file, exactly, with
+    what stood between it and the game before (see :func:`cardgames.pbn.write_back`).
     """
 
     def __init__(self, message: str, text: str | None = None, line: int | None = None,
@@ -57,14 +64,16 @@ class PBNError(ParseError):
         self.line = line
         self.source = source
         self.raw: str | None = None
+        self.original: bytes | None = None
         super().__init__(message, text)
-        where = ""
-        if source is not None:
-            where = f"{source}:"
-        if line is not None:
-            where += f"{line}:"
-        if where:
-            self.args = (f"{where} {self.args[0]}",)
+        self.reason: str = self.args[0]
+        if self.where:
+            self.args = (f"{self.where}: {self.reason}",)
+
+    @property
+    def where(self) -> str:
+        """``FILE:LINE``, ``FILE``, ``LINE`` or ``""``: the place the error names."""
+        return ":".join(str(part) for part in (self.source, self.line) if part is not None)
 
 
 class SamplingError(CardgamesError):

@@ -31,12 +31,14 @@ carries
 
 Comment lines after the last data line of a section belong to the *next* tag
 (they usually introduce it); comment lines between a tag and its data, or between
-data lines, are part of the section.  Comments after the last tag are the game's
-``trailing_comments``; a block of comments standing alone between games is the
-next game's ``preamble`` (or the reader's ``epilogue`` at the end of the file).
-``%`` lines (``% PBN 2.1``, ``% EXPORT``...) are file-level: the reader collects
-them in :attr:`PBNReader.directives` wherever they appear, and :func:`dump` writes
-directives at the top.
+data lines, are part of the section.  A ``{...}`` comment runs to its ``}`` across
+empty lines (PBN 2.1: a game ends at an empty line *outside* comments).  Comments after
+the last tag are the game's ``trailing_comments``; a block of comments standing alone
+between games is the next game's ``preamble`` (or the reader's ``epilogue`` at the end
+of the file).  ``%`` lines at the top of the file (``% PBN 2.1``, ``% EXPORT``...) are
+the reader's :attr:`PBNReader.directives`, which :func:`dump` writes first; a ``%`` line
+further down (BBA's ``% <hash>``, PS Bridge's ``%%!R``, ``% Import`` before each game)
+stays where it stands, placed like a comment line.
 
 With these rules ``loads(dumps(games))`` gives back equal games, and a file in the
 standard export layout (one tag per line, a blank line after each game, no ``#``
@@ -44,6 +46,46 @@ values) comes back character for character::
 
     reader = loads(text)
     assert dumps(reader, directives=reader.directives) == text
+
+Giving a file back byte for byte, with tags added
+-------------------------------------------------
+A game read from bytes (:func:`load_path`, or :func:`load`/:func:`loads` given bytes)
+keeps the bytes it took in the file, :attr:`Game.original`: from the end of the game
+before, so with the empty lines, ``%`` lines and comment blocks before it.  A skipped
+bad game's error has them as :attr:`PBNError.original`, and the reader, once read to
+the end, the bytes after the last game as :attr:`PBNReader.tail`.  Written one after
+the other they are the file, exactly: line ends (CRLF, LF, mixed), encoding (Latin-1
+bytes stay Latin-1), escapes, comments, ``#`` values, ``%`` lines in place.
+:func:`write_back` gives a game's bytes with tags added (a tag the game has is replaced
+in place).  This is what a tool adding results to files uses, e.g. ``ddsolver table
+--format pbn``::
+
+    with open(out_path, "wb") as out:
+        with load_path(path, strict=False, validate=False,
+                       on_error=lambda err: out.write(err.original or b"")) as reader:
+            for game in reader:   # a bad game's error comes before the next game
+                table, par = solve(game.deal)
+                out.write(write_back(game, [
+                    Tag("OptimumScore", "NS 420"), Tag("ParContract", "NS 4S="),
+                    Tag("OptimumResultTable", "Declarer;Denomination\\2R;Result\\2R",
+                        rows)]))
+        out.write(reader.tail or b"")
+
+:func:`rewrite` does just that for a callable giving each game's tags.  Several input
+files are copied one after the other the same way (each keeps its own head and tail).
+
+Several tables of one board
+---------------------------
+Results files repeat a board once per table: with the same ``Deal``, with ``"#"``, or
+with no ``Deal`` at all after the board's first table.  Each game from a reader has an
+:attr:`Game.index` (0, 1, 2... in reading order), and :attr:`Game.same_deal_as` is the
+index of the first game of that reader holding the same deal (same text after ``#``
+inheritance), None for the first.  A game without a ``Deal`` tag whose ``Board`` value
+was met before with a deal takes that deal (:attr:`Game.deal_inherited` is then true).
+So a tool solves a deal once: keep the result of each game whose ``same_deal_as`` is
+None by its index, and reuse it for the others; tables are games, distinct deals are the
+games with ``same_deal_as`` None.  The reader remembers each distinct deal's text (about
+100 bytes a deal).
 
 Tag values
 ----------
@@ -58,13 +100,16 @@ that omit it (with ``line`` None), and the writer writes resolved values.  ``"?"
 Errors
 ------
 Every problem is a :class:`~cardgames.errors.PBNError` carrying the message, the
-offending line's text, its 1-based line number and the source name.  Syntax (an
+offending line's text, its 1-based line number and the source name; ``str(err)`` names
+the place once (``f.pbn:13: reason``); a caller adding context uses ``err.where`` and
+``err.reason`` rather than prefixing ``str(err)`` with a place of its own.  Syntax (an
 unclosed ``[``, a value without quotes, a missing closing quote, an unterminated
 ``{`` comment, section data before any tag) is found while reading.  The meaning
 of the typed tags (a bad deal, a bad card in the Play section, an unknown seat...)
 is checked by :meth:`Game.validate`, which the reader calls on every game unless
 ``validate=False``; with ``validate=False`` the same error comes up when the
-accessor is used, still with its line.  In lenient mode (``strict=False``) a bad
+accessor is used, still with its line.  In lenient mode (``strict=False``) a tag pair
+broken over lines (``[Event`` on one, ``"x"]`` on the next) is joined and read; a bad
 game is skipped, the error goes to :attr:`PBNReader.errors` (and to ``on_error``, once
 the reader has reached the end of the bad game), and reading goes on with the next
 game.  The error's ``raw`` holds the bad game's text as it stood in the file, so that a
@@ -77,16 +122,18 @@ import io
 import re
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from os import PathLike
-from typing import TextIO, TypeVar
+from typing import Any, BinaryIO, TextIO, TypeVar
 
+from .auction import Auction
 from .cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from .errors import CardgamesError, ParseError, PBNError
 from .hands import Deal
 from .play import trick_winner
 
 __all__ = ["Tag", "Game", "PBNReader", "load", "loads", "load_path", "dump", "dumps",
-           "play_section", "DEFAULT_DIRECTIVES"]
+           "play_section", "write_back", "rewrite", "DEFAULT_DIRECTIVES"]
 
 #: What :func:`dump` writes at the top of a file unless told otherwise.
 DEFAULT_DIRECTIVES: tuple[str, ...] = ("% PBN 2.1",)
@@ -125,6 +172,9 @@ _NAME_FULL = re.compile(r"[A-Za-z0-9_]+\Z")
 # five times slower.
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 _TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"[ \t]*\]')
+# A tag pair whose tokens stand on several lines (PBN's import format lets any white space,
+# line breaks included, separate tokens; the lenient reader joins such lines).
+_TAG_PAIR_LINES = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"\s*\]')
 # The export layout of a tag line, matched whole: the fast path of the reader.
 _TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\]*(?:\\.[^"\\]*)*)"\]\Z')
 _UNESCAPE = re.compile(r'\\([\\"])')
@@ -135,7 +185,8 @@ _BLANKS = re.compile(r"[ \t]*")
 _SPECIAL = re.compile(r'[\[{;"]')
 _COMMENT_START = re.compile(r"[{;]")
 _NOTE_OR_NAG = re.compile(r"=\d+=|\$\d+")
-_CONTRACT = re.compile(r"([1-7])(NT|[SHDC])(X{0,2})\Z", re.IGNORECASE)
+_CONTRACT = re.compile(r"([1-7])(NT|N|[SHDC])(X{0,2})\Z", re.IGNORECASE)
+_END_POSITION_CONTRACT = re.compile(r"()(NT|N|[SHDC])\Z", re.IGNORECASE)
 _BID = re.compile(r"([1-7])(NT|N|[SHDC])\Z", re.IGNORECASE)
 
 
@@ -204,9 +255,11 @@ def _only_comments(text: str, i: int = 0) -> bool:
 
 
 def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
-    """Remove the comments from one line of an Auction or Play section (which hold no
-    quoted strings); ``in_brace`` says whether a ``{`` comment is open from an earlier
+    """Remove the comments (and a ``%`` line) from one line of an Auction or Play section
+    (which hold no quoted strings); ``in_brace`` says whether a ``{`` comment is open from an earlier
     line.  Returns the text and the new state."""
+    if not in_brace and line.startswith("%"):
+        return "", False
     out: list[str] = []
     i = 0
     n = len(line)
@@ -247,6 +300,9 @@ class Tag:
     :param line: 1-based line of the tag in its file; None for a tag made in code or
         inherited.  Not compared.
     :param section_line_numbers: the file line of each section line.  Not compared.
+    :param escaped: the value as the file wrote it between the quotes, when that holds a
+        backslash (``"a\\\\b"``), so that it is written back with the same escapes.  Not
+        compared; ignored once it no longer unescapes to ``value``.
     """
 
     name: str
@@ -256,11 +312,16 @@ class Tag:
     trailing: str | None = None
     line: int | None = field(default=None, compare=False)
     section_line_numbers: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    escaped: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def tag_line(self) -> str:
-        """The tag pair as the writer prints it: ``[Name "value"]``, escaped."""
-        return f'[{self.name} "{_escape(self.value)}"]'
+        """The tag pair as the writer prints it: ``[Name "value"]``, escaped (as the file
+        had it, for a tag read from a file and not changed)."""
+        escaped = self.escaped
+        if escaped is None or "\n" in escaped or _unescape(escaped) != self.value:
+            escaped = _escape(self.value)
+        return f'[{self.name} "{escaped}"]'
 
     def to_pbn(self) -> str:
         """The tag's lines: its comments, the tag pair (with any trailing comment) and
@@ -283,24 +344,28 @@ def _check_tag(tag: Tag) -> None:
         raise ValueError(f"bad tag name {tag.name!r}: use letters, digits and '_'")
     if "\n" in tag.value or "\r" in tag.value:
         raise ValueError(f"the value of tag {tag.name} spans lines")
+    checked: list[str] = []  # the section with its '%' lines blanked, for the data checks
     for i, line in enumerate(tag.section):
-        if "\n" in line or "\r" in line or not line.strip():
-            raise ValueError(f"section line {line!r} of tag {tag.name} is empty or holds a "
-                             "line break")
-        if line.startswith("%") and _unclosed_brace("\n".join(tag.section[:i])) is None:
-            raise ValueError(f"section line {line!r} of tag {tag.name} would read back as a "
-                             "directive")
+        if "\n" in line or "\r" in line:
+            raise ValueError(f"section line {line!r} of tag {tag.name} holds a line break")
+        in_brace = i > 0 and _unclosed_brace("\n".join(tag.section[:i])) is not None
+        if not in_brace and not line.strip():
+            raise ValueError(f"section line {i + 1} of tag {tag.name} is empty (outside a "
+                             "'{...}' comment an empty line ends the game)")
+        checked.append("" if not in_brace and line.startswith("%") else line)
     if tag.section:
-        if _only_comments(tag.section[-1]):
+        last = tag.section[-1]
+        if checked[-1] == "" or _only_comments(last):
             raise ValueError(f"the last section line of tag {tag.name} holds only comments; "
                              "it would read back as a comment of the next tag")
-        unit = _Unit(list(enumerate(tag.section, 1)), None)
+        unit = _Unit(list(enumerate(checked, 1)), None)
         if _unclosed_brace(unit.text) is not None:
             raise ValueError(f"the section of tag {tag.name} leaves a '{{' comment open")
         try:
             _check_data(unit, 0)
         except PBNError as err:
-            raise ValueError(f"the section of tag {tag.name} would not read back: {err}") from None
+            raise ValueError(f"the section of tag {tag.name} would not read back: "
+                             f"{err.reason}") from None
     for block in tag.comments:
         _check_comment(block, tag.name)
     if tag.trailing is not None:
@@ -312,16 +377,21 @@ def _check_tag(tag: Tag) -> None:
 
 def _comment_units(block: str) -> int | None:
     """How many units (lines, or lines joined by an open ``{``) ``block`` reads back as,
-    or None if it would not read back as comments only."""
-    if not _only_comments(block):
-        return None
+    or None if it would not read back as comments only.  A ``%`` line is a unit of its
+    own; an empty line may stand only inside a ``{...}`` comment."""
     units = 0
     unit: str | None = None
     for line in block.split("\n"):
-        if not line.strip() or (unit is None and line.startswith("%")):
-            return None
+        if unit is None:
+            if not line.strip():
+                return None
+            if line.startswith("%"):
+                units += 1
+                continue
         unit = line if unit is None else unit + "\n" + line
         if _unclosed_brace(unit) is None:
+            if not _only_comments(unit):
+                return None
             units += 1
             unit = None
     return None if unit is not None else units
@@ -329,8 +399,8 @@ def _comment_units(block: str) -> int | None:
 
 def _check_comment(block: str, where: str, *, block_of_lines: bool = False) -> None:
     """Refuse a comment that would not read back as given: a tag's comment is one unit
-    (it spans lines only inside ``{}``); a preamble or epilogue block may hold several
-    comment lines, but no empty one."""
+    (a ``%`` line, or a comment spanning lines only inside ``{}``); a preamble or epilogue
+    block may hold several comment lines, and empty lines only inside ``{}``."""
     units = _comment_units(block)
     if units is None or (units != 1 and not block_of_lines):
         expected = ("comment lines" if block_of_lines
@@ -354,7 +424,8 @@ class Game:
     :raises ValueError: if a tag or comment could not be written back as given.
     """
 
-    __slots__ = ("_tags", "preamble", "trailing_comments", "line", "source", "_cache", "_index")
+    __slots__ = ("_tags", "preamble", "trailing_comments", "line", "source", "_cache", "_index",
+                 "index", "same_deal_as", "_shared_deal", "_end_of_tags", "_original")
 
     def __init__(self, tags: Iterable[Tag] = (), *, preamble: Iterable[str] = (),
                  trailing_comments: Iterable[str] = (), line: int | None = None,
@@ -372,6 +443,15 @@ class Game:
         self.source = source
         self._cache: dict[str, object] = {}  # typed values, by accessor name
         self._index: dict[str, Tag] | None = None  # first tag of each name
+        #: The game's place among the games its reader gave (0 for the first); None for a
+        #: game made in code.
+        self.index: int | None = None
+        #: The :attr:`index` of the first game of the same reader that holds the same deal
+        #: (another table of the board); None if this game is the first with its deal.
+        self.same_deal_as: int | None = None
+        self._shared_deal: str | None = None  # the deal of the board's first table
+        self._end_of_tags: int | None = None   # the last file line holding a tag or data
+        self._original: _Original | None = None
 
     @classmethod
     def _make(cls, tags: list[Tag], preamble: tuple[str, ...], trailing: tuple[str, ...],
@@ -385,6 +465,11 @@ class Game:
         game.source = source
         game._cache = {}
         game._index = None
+        game.index = None
+        game.same_deal_as = None
+        game._shared_deal = None
+        game._end_of_tags = None
+        game._original = None
         return game
 
     @classmethod
@@ -486,10 +571,14 @@ class Game:
         return tag, (None if value in ("", "?") else value)
 
     def _error(self, tag: Tag | None, message: str, index: int | None = None) -> PBNError:
-        """A PBNError for ``tag`` (``index`` set: for that section line)."""
-        assert tag is not None
+        """A PBNError for ``tag`` (``index`` set: for that section line; no tag: for the
+        game)."""
+        if tag is None:
+            return PBNError(message, line=self.line, source=self.source)
         if index is None:
-            return PBNError(message, text=tag.tag_line, line=tag.line, source=self.source)
+            # An inherited tag has no line of its own: name the game's.
+            line = tag.line if tag.line is not None else self.line
+            return PBNError(message, text=tag.tag_line, line=line, source=self.source)
         return PBNError(message, text=tag.section[index], line=tag._section_line(index),
                         source=self.source)
 
@@ -497,6 +586,8 @@ class Game:
         tag, value = self._known(name)
         if value is None:
             return None
+        if name == "Declarer" and value.startswith("^"):
+            value = value[1:]  # an irregular declarer (PBN 2.1 section 3.9): still the seat
         if len(value) != 1 or value.upper() not in "NESW":
             raise self._error(tag, f"{name} must be N, E, S or W, not {value!r}")
         return Seat.parse(value)
@@ -509,8 +600,16 @@ class Game:
         """
         return self._cached("deal", self._parse_deal)
 
+    @property
+    def deal_inherited(self) -> bool:
+        """True if the game has no ``Deal`` tag and :attr:`deal` is the deal of an earlier
+        game of the same board (another table of it; see :attr:`same_deal_as`)."""
+        return self._shared_deal is not None and self.get("Deal") is None
+
     def _parse_deal(self) -> Deal | None:
         tag, value = self._known("Deal")
+        if tag is None and self._shared_deal is not None:
+            value = self._shared_deal  # the deal of the board's first table
         if value is None:
             return None
         try:
@@ -519,14 +618,23 @@ class Game:
             where = "" if err.position is None else f" (column {err.position + 1} of the deal)"
             raise self._error(tag, f"bad deal: {err.message}{where}") from err
         except CardgamesError as err:
+            # Teaching files (BridgeComposer) write a hand they do not show as "..." (no
+            # cards), which makes unequal hands; read such hands as unknown ("-").
+            colon = value.find(":")
+            hands = value[colon + 1:].split()
+            if "..." in hands and any(h not in ("...", "-") for h in hands):
+                shown = " ".join("-" if h == "..." else h for h in hands)
+                try:
+                    return Deal.from_pbn(f"{value[:colon + 1]}{shown}")
+                except CardgamesError:
+                    pass
             raise self._error(tag, f"impossible deal: {err}") from err
 
     @property
     def board(self) -> int | None:
-        """The ``Board`` number; None if absent or unknown.
-
-        :raises PBNError: if it is not a whole number.
-        """
+        """The ``Board`` number (``"01"`` reads as 1); None if absent or unknown, or for a
+        value that is not a number, such as ``"4-1"`` or ``"spacer"`` (labels that real
+        writers use; ``Game.tag("Board")`` has the text)."""
         return self._cached("board", self._parse_board)
 
     def _parse_board(self) -> int | None:
@@ -534,7 +642,9 @@ class Game:
         if value is None:
             return None
         if not (value.isascii() and value.isdigit()):
-            raise self._error(tag, f"Board must be a number, not {value!r}")
+            # "4-1", "spacer": labels some writers use (a chapter and a deal, an item that
+            # is no board); the text is kept, as Game.tag("Board"), but names no number.
+            return None
         return int(value)
 
     @property
@@ -565,8 +675,11 @@ class Game:
 
     @property
     def contract(self) -> str | None:
-        """The ``Contract`` tag as written (``"4SX"``, ``"3NT"``, ``"Pass"``); None if absent
-        or unknown.  :meth:`cardgames.scoring.Contract.parse` turns it into a value.
+        """The ``Contract`` tag as written (``"4SX"``, ``"3NT"``, ``"3N"``, ``"Pass"``, or an
+        end position's bare trump suit ``"H"``).  Where the tag is absent, empty or ``"?"``,
+        the contract a complete ``Auction`` section ends in (``"5CX"``, ``"Pass"``), else
+        None (no auction, or one that is incomplete or illegal).
+        :meth:`cardgames.scoring.Contract.parse` turns it into a value.
 
         :raises PBNError: if it is not a PBN contract.
         """
@@ -575,26 +688,63 @@ class Game:
     def _parse_contract(self) -> str | None:
         tag, value = self._known("Contract")
         if value is None:
-            return None
+            derived = self._from_auction()
+            return None if derived is None else derived[0]
         if value.upper() != "PASS" and not _CONTRACT.match(value):
+            if _END_POSITION_CONTRACT.match(value):
+                return value  # only the trump suit, as an end position may give (3.10)
             raise self._error(tag, "Contract must look like 4S, 3NTX, 6HXX or Pass, "
                               f"not {value!r}")
         return value
+
+    def _from_auction(self) -> tuple[str, Seat | None] | None:
+        """The contract (as PBN writes it) and declarer that a complete ``Auction`` section
+        ends in; None without one, or if it does not read as a legal auction."""
+        return self._cached("from_auction", self._derive)
+
+    def _derive(self) -> tuple[str, Seat | None] | None:
+        if self.get("Auction") is None:
+            return None
+        try:
+            calls = self.auction
+            dealer = self.auction_dealer
+            if not calls or "-" in calls or dealer is None:
+                return None
+            auction = Auction.parse(" ".join(calls), dealer=dealer)
+        except CardgamesError:
+            return None
+        if not auction.is_complete:
+            return None
+        contract = auction.contract
+        if contract is None:
+            return "Pass", None
+        text = f"{contract.level}{contract.strain.letter}{'X' * contract.doubled}"
+        return text, auction.declarer
 
     def _strain(self) -> Strain | None:
         """The trump strain of the contract; None if unknown or passed out."""
         contract = self.contract
         if contract is None or contract.upper() == "PASS":
             return None
-        return Strain.parse(_CONTRACT.match(contract).group(2))  # type: ignore[union-attr]
+        m = _CONTRACT.match(contract) or _END_POSITION_CONTRACT.match(contract)
+        return Strain.parse(m.group(2))  # type: ignore[union-attr]
 
     @property
     def declarer(self) -> Seat | None:
-        """The ``Declarer`` seat; None if absent or unknown (or a passed-out board's ``""``).
+        """The ``Declarer`` seat (``"^S"``, an irregular declarer, reads as S); None if
+        unknown (or a passed-out board's ``""``).  Where the tag is absent, empty or
+        ``"?"``, the declarer of a complete ``Auction`` section, as :attr:`contract` does.
 
         :raises PBNError: if it is not N, E, S or W.
         """
-        return self._cached("declarer", lambda: self._seat("Declarer"))
+        return self._cached("declarer", self._parse_declarer)
+
+    def _parse_declarer(self) -> Seat | None:
+        seat = self._seat("Declarer")
+        if seat is None:
+            derived = self._from_auction()
+            return None if derived is None else derived[1]
+        return seat
 
     @property
     def auction_dealer(self) -> Seat | None:
@@ -609,8 +759,10 @@ class Game:
     def auction(self) -> list[str]:
         """The calls of the ``Auction`` section in order: ``"1NT"``, ``"Pass"``, ``"X"``,
         ``"XX"``; ``AP`` (all pass) is spelled out as the passes that end the auction, and
-        ``-`` (a missing call) is kept.  Notes (``=1=``), annotations (``!``, ``$2``) and
-        comments are dropped; ``*`` ends the section.  Empty if there is no auction.
+        ``-`` (a missing call) is kept.  Notes (``=1=``), annotations (``!``, ``?``, an
+        alert ``*`` after a call, ``$2``), irregularities (``^I``) and comments are
+        dropped; ``*`` alone ends the section, and so does ``+`` (to be continued).  Empty
+        if there is no auction.
 
         :raises PBNError: for a token that is not a call (with its line).
         """
@@ -623,7 +775,7 @@ class Game:
         calls: list[str] = []
         for token, index in self._section_tokens(tag):
             word = token.upper()
-            if word == "*":
+            if word in ("*", "+"):  # the end; "+": the auction is to be continued
                 break
             if word == "AP":
                 calls.extend(["Pass"] * _passes_to_end(calls))
@@ -654,9 +806,12 @@ class Game:
 
         PBN writes the play as a table: one row per trick, the columns in seat order
         starting from the opening leader (the tag's value), ``-`` for a card not played,
-        ``*`` to end.  Each trick is led by the winner of the one before, which needs the
-        trump strain from ``Contract``.  The play stops at the first card not played.
-        Empty if there is no Play section.
+        ``*`` to end, ``+`` for the card to be played next in a game to be continued (the
+        cards of its row are kept, nothing after).  Each trick is led by the winner of the
+        one before, which needs the trump strain from :attr:`contract` (the ``Contract``
+        tag, or the auction's).  Annotations, notes and irregularities (``^R``) are
+        dropped.  The play stops at the first card not played.  Empty if there is no Play
+        section.
 
         :raises PBNError: (with the line) for a token that is not a card, a card played
             twice, a card after a trick that was not finished, a gap inside a trick, or
@@ -677,8 +832,17 @@ class Game:
         if tag is None:
             return ()
         cells: list[tuple[Card | None, int]] = []  # one per table cell, with its section line
+        to_continue = False
         for token, index in self._section_tokens(tag):
             if token == "*":
+                break
+            if token == "+":
+                # The game is to be continued here (PBN 2.1): this cell is the next card to
+                # play; the cards of its row are kept, nothing after that row.
+                cells.append((None, index))
+                to_continue = True
+                continue
+            if to_continue and len(cells) % 4 == 0:
                 break
             if token == "-":
                 cells.append((None, index))
@@ -733,7 +897,10 @@ class Game:
         for index, line in enumerate(tag.section):
             text, in_brace = _strip_comments(line, in_brace)
             for token in _NOTE_OR_NAG.sub(" ", text).split():
-                token = token.rstrip("!?")
+                if token[0] == "^":  # an irregularity (^R a revoke, ^L a lead out of turn)
+                    continue
+                # Suffix annotations: "!", "?" and an alert "*" ("1NT*"); "*" alone ends it.
+                token = token.rstrip("!?*") if len(token) > 1 else token.rstrip("!?")
                 if token:
                     yield token, index
 
@@ -748,6 +915,15 @@ class Game:
             getattr(self, accessor)
 
     # ---- writing and comparing ---------------------------------------------
+    @property
+    def original(self) -> bytes | None:
+        """The bytes the game took in its file, exactly: from the end of the game before
+        (so with the empty lines, ``%`` lines and comment blocks that stand before it)
+        through its own last line.  Set for a game read from bytes (:func:`load_path`, or
+        :func:`load`/:func:`loads` given bytes); None otherwise.  Changes made to the game
+        after reading do not show here; :func:`write_back` adds tags to it."""
+        return None if self._original is None else b"".join(self._original.lines)
+
     def to_pbn(self) -> str:
         """The game's text, ending with a newline (the blank line that separates games is
         the writer's business).  Values are escaped: ``"`` as ``\\"`` and a backslash as
@@ -819,13 +995,15 @@ class _Unit:
     """Consecutive physical lines read as one piece: a single line, or the lines a
     ``{`` comment spans.  Knows how to turn a position back into a line number."""
 
-    __slots__ = ("numbers", "lines", "text", "source")
+    __slots__ = ("numbers", "lines", "text", "source", "joined")
 
-    def __init__(self, numbered: list[tuple[int, str]], source: str | None):
+    def __init__(self, numbered: list[tuple[int, str]], source: str | None, *,
+                 joined: bool = False):
         self.numbers = [n for n, _ in numbered]
         self.lines = [t for _, t in numbered]
         self.text = "\n".join(self.lines)
         self.source = source
+        self.joined = joined  # lines joined to complete a tag pair broken over them
 
     def row(self, pos: int) -> int:
         return self.text.count("\n", 0, pos)
@@ -837,12 +1015,14 @@ class _Unit:
 
 _TAG_NEW = Tag.__new__
 (_SET_NAME, _SET_VALUE, _SET_SECTION, _SET_COMMENTS, _SET_TRAILING, _SET_LINE,
- _SET_NUMBERS) = (getattr(Tag, f).__set__ for f in (
-    "name", "value", "section", "comments", "trailing", "line", "section_line_numbers"))
+ _SET_NUMBERS, _SET_ESCAPED) = (getattr(Tag, f).__set__ for f in (
+    "name", "value", "section", "comments", "trailing", "line", "section_line_numbers",
+    "escaped"))
 
 
 def _new_tag(name: str, value: str, section: tuple[str, ...], comments: tuple[str, ...],
-             trailing: str | None, line: int, numbers: tuple[int, ...]) -> Tag:
+             trailing: str | None, line: int, numbers: tuple[int, ...],
+             escaped: str | None) -> Tag:
     """``Tag(...)`` for the reader.  A frozen dataclass's ``__init__`` costs about 2.4 us;
     setting the slots through their descriptors costs a third of that, which is most of
     the reading time saved on a file of two million tags.  The reader's values need none
@@ -855,28 +1035,32 @@ def _new_tag(name: str, value: str, section: tuple[str, ...], comments: tuple[st
     _SET_TRAILING(tag, trailing)
     _SET_LINE(tag, line)
     _SET_NUMBERS(tag, numbers)
+    _SET_ESCAPED(tag, escaped)
     return tag
 
 
 class _Builder:
     """Collects the pieces of one game while it is read."""
 
-    __slots__ = ("line", "tags", "pending")
+    __slots__ = ("line", "tags", "pending", "end")
 
     def __init__(self, line: int):
         self.line = line
-        # Each tag: [name, value, line, comments, trailing, section lines, their numbers],
-        # the last two None until the tag has a section.
+        # Each tag: [name, value, line, comments, trailing, section lines, their numbers,
+        # escaped value], the section and numbers None until the tag has a section.
         self.tags: list[list] = []
         self.pending: list[_Unit] = []  # comment-only units not yet placed
+        self.end = line  # the last line that held a tag or section data
 
     def add_tag(self, name: str, value: str, line: int, leading: str | None,
-                trailing: str | None) -> None:
+                trailing: str | None, escaped: str | None = None) -> None:
         comments: tuple[str, ...] = ()
         if self.pending or leading:
             comments = tuple(u.text for u in self.pending) + ((leading,) if leading else ())
             self.pending = []
-        self.tags.append([name, value, line, comments, trailing, None, None])
+        self.tags.append([name, value, line, comments, trailing, None, None, escaped])
+        if line > self.end:
+            self.end = line
 
     def add_data(self, lines: list[str], numbers: list[int]) -> None:
         tag = self.tags[-1]
@@ -890,21 +1074,31 @@ class _Builder:
             self.pending = []
         tag[5].extend(lines)
         tag[6].extend(numbers)
+        self.end = numbers[-1]
 
     def build(self, preamble: tuple[str, ...], source: str | None) -> Game:
         tags = [_new_tag(name, value, () if section is None else tuple(section), comments,
-                         trailing, line, () if numbers is None else tuple(numbers))
-                for name, value, line, comments, trailing, section, numbers in self.tags]
+                         trailing, line, () if numbers is None else tuple(numbers), escaped)
+                for name, value, line, comments, trailing, section, numbers, escaped
+                in self.tags]
         trailing_comments = tuple(u.text for u in self.pending)
-        return Game._make(tags, preamble, trailing_comments, self.line, source)
+        game = Game._make(tags, preamble, trailing_comments, self.line, source)
+        game._end_of_tags = self.end
+        return game
 
 
-def _parse_tag(unit: _Unit, i: int) -> tuple[str, str, int]:
-    """Read the tag pair at ``unit.text[i] == '['``; return name, value, end index."""
+def _parse_tag(unit: _Unit, i: int) -> tuple[str, str, int, str | None]:
+    """Read the tag pair at ``unit.text[i] == '['``; return name, value, end index and the
+    value as written when it holds an escape (else None)."""
     text = unit.text
     m = _TAG_PAIR.match(text, i)
+    if m is None and unit.joined:
+        m = _TAG_PAIR_LINES.match(text, i)
     if m:
-        return m.group(1), _unescape(m.group(2)), m.end()
+        written = m.group(2)
+        if "\\" in written:
+            return m.group(1), _unescape(written), m.end(), written
+        return m.group(1), written, m.end(), None
     # Not well formed: find out what is wrong, for a precise message.
     n = len(text)
     j = _end(_BLANKS, text, i + 1)
@@ -968,22 +1162,23 @@ def _apply_unit(builder: _Builder, unit: _Unit) -> None:
         return
     leading = text[:i].strip() or None
     while True:
-        name, value, end = _parse_tag(unit, i)
+        name, value, end, escaped = _parse_tag(unit, i)
         line = unit.numbers[unit.row(i)]
         data_at = _end(_WS, text, end)
         j = data_at
         while j < n and text[j] in "{;":
             j = _end(_WS, text, _skip_comment(text, j))
         if j < n and text[j] == "[":  # another tag on the same line
-            builder.add_tag(name, value, line, leading, text[end:j].strip() or None)
+            builder.add_tag(name, value, line, leading, text[end:j].strip() or None, escaped)
             leading = None
             i = j
             continue
         if j >= n:
-            builder.add_tag(name, value, line, leading, text[end:].lstrip() or None)
+            builder.add_tag(name, value, line, leading, text[end:].lstrip() or None, escaped)
+            builder.end = max(builder.end, unit.numbers[-1])
             return
         # Data after the tag on its line: it starts the tag's section.
-        builder.add_tag(name, value, line, leading, None)
+        builder.add_tag(name, value, line, leading, None, escaped)
         _check_data(unit, data_at)
         row = unit.row(data_at)
         rest = text[data_at:].split("\n")
@@ -997,28 +1192,131 @@ def _unterminated(numbered: list[tuple[int, str]], source: str | None) -> PBNErr
     return unit.error(pos or 0, "unterminated '{' comment (no '}' before the end of the game)")
 
 
+class _Original:
+    """The bytes a game took in its file: its lines with their line ends, from the end of
+    the game before (so with the empty lines, ``%`` lines and comment blocks before it)
+    through its own last line, and the encoding new text for it is written in."""
+
+    __slots__ = ("lines", "first", "encoding")
+
+    def __init__(self, lines: list[bytes], first: int, encoding: str):
+        self.lines = lines        # each with its line end (the file's last may have none)
+        self.first = first        # the file line of lines[0]
+        self.encoding = encoding  # "utf-8" or "latin-1"
+
+
+_AFTER_LONE_CR = re.compile(rb"(?<=\r)(?!\n)")
+_CHARSET = re.compile(rb"charset\s*=\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+_LATIN1_NAMES = {b"iso-8859-1", b"iso8859-1", b"latin-1", b"latin1", b"l1", b"iso_8859-1",
+                 b"windows-1252", b"cp1252"}
+_RANKS = frozenset("AKQJT98765432akqjt")
+
+
+class _RawLines:
+    """Decodes a binary stream line by line for the reader, keeping the bytes of the lines
+    that no game has taken yet (see :class:`_Original`).  Line ends are ``\\n``, ``\\r\\n``
+    or a lone ``\\r``, mixed as the file has them; each line is UTF-8 if it is valid UTF-8
+    and Latin-1 (PBN's character set) otherwise, unless an encoding is given."""
+
+    __slots__ = ("fp", "encoding", "buffer", "base", "latin1", "utf8", "charset_latin1")
+
+    def __init__(self, fp: Iterable[bytes], encoding: str | None):
+        self.fp = fp
+        self.encoding = encoding
+        self.buffer: list[bytes] = []
+        self.base = 1               # the file line of buffer[0]
+        self.latin1 = False         # a line that is not UTF-8 has been read
+        self.utf8 = False           # a non-ASCII line that is UTF-8 has been read
+        self.charset_latin1 = False  # a "% ... charset=ISO-8859-1" line has been read
+
+    def __iter__(self) -> Iterator[str]:
+        encoding = self.encoding
+        buffer = self.buffer
+        for data in self.fp:
+            pieces = [p for p in _AFTER_LONE_CR.split(data) if p] if b"\r" in data else (data,)
+            for piece in pieces:
+                buffer.append(piece)
+                if piece[:1] == b"%":
+                    m = _CHARSET.search(piece)
+                    if m is not None and m.group(1).lower() in _LATIN1_NAMES:
+                        self.charset_latin1 = True
+                if encoding is not None:
+                    yield piece.decode(encoding)
+                elif piece.isascii():
+                    yield piece.decode("ascii")
+                else:
+                    try:
+                        text = piece.decode("utf-8")
+                        self.utf8 = True
+                    except UnicodeDecodeError:
+                        text = piece.decode("latin-1")
+                        self.latin1 = True
+                    yield text
+
+    @property
+    def new_text_encoding(self) -> str:
+        """How to encode text added to the file: as the file is written so far (a line
+        that is not UTF-8 means Latin-1; UTF-8 beyond ASCII means UTF-8), else as its
+        ``charset`` line says, else UTF-8."""
+        if self.encoding is not None:
+            return self.encoding
+        if self.latin1:
+            return "latin-1"
+        if self.utf8:
+            return "utf-8"
+        return "latin-1" if self.charset_latin1 else "utf-8"
+
+    def take(self, last: int) -> _Original:
+        """The lines not taken yet, through file line ``last``."""
+        count = last - self.base + 1
+        lines = self.buffer[:count]
+        del self.buffer[:count]
+        first, self.base = self.base, self.base + count
+        return _Original(lines, first, self.new_text_encoding)
+
+    def rest(self) -> bytes:
+        data = b"".join(self.buffer)
+        self.base += len(self.buffer)
+        self.buffer.clear()
+        return data
+
+
+def _broken_tag(line: str) -> bool:
+    """A line that opens a tag pair and does not close it (its tokens go on below)."""
+    return line.lstrip().startswith("[") and "]" not in line and not _COMMENT_START.search(line)
+
+
+#: How many lines a lenient reader joins to complete a tag pair broken over lines.
+_TAG_LINES_LIMIT = 8
+
+
 class PBNReader:
     """The games of a PBN stream, read one at a time (an iterator of :class:`Game`).
 
     Made by :func:`load`, :func:`loads` and :func:`load_path`; see :func:`load` for the
     parameters.  Besides the games it gathers:
 
-    * :attr:`directives`: the ``%`` lines seen so far, verbatim (``"% PBN 2.1"``);
+    * :attr:`directives`: the ``%`` lines at the top of the file (before the first game
+      or comment block), verbatim (``"% PBN 2.1"``); a ``%`` line further down belongs
+      to the game it stands in, or before, like a comment line;
     * :attr:`errors`: in lenient mode, one :class:`PBNError` per skipped game, its
-      ``raw`` the game's text as it stood in the file;
+      ``raw`` the game's text as it stood in the file (and ``original`` its bytes);
     * :attr:`epilogue`: comment blocks after the last game;
     * :attr:`head`: the lines before the first game (or comment block), verbatim:
       directives and empty lines, so a tool can copy the top of a file as it was;
     * :attr:`blank_lines_at_end`: how many empty lines end the stream (set once it is
-      read to the end).
+      read to the end);
+    * :attr:`tail`: for a stream of bytes, once it is read to the end, the bytes after
+      the last game (empty lines, closing comments); None for a stream of text.
 
     It is its own iterator and can be used as a context manager, which closes a file
     that :func:`load_path` opened.
     """
 
-    def __init__(self, lines: Iterable[str], *, strict: bool = True, source: str | None = None,
-                 validate: bool = True, on_error: Callable[[PBNError], None] | None = None,
-                 _closing: Iterator[str] | None = None):
+    def __init__(self, lines: Iterable[str] | Iterable[bytes], *, strict: bool = True,
+                 source: str | None = None, validate: bool = True,
+                 on_error: Callable[[PBNError], None] | None = None,
+                 _closing: Iterator[object] | None = None, _encoding: str | None = None):
         self.strict = strict
         self.source = source
         self.validate = validate
@@ -1028,10 +1326,16 @@ class PBNReader:
         self.epilogue: list[str] = []
         self.head: list[str] = []
         self.blank_lines_at_end = 0
+        self.tail: bytes | None = None
         self._closing = _closing
+        self._encoding = _encoding
+        self._raw: _RawLines | None = None
         self._preamble: list[str] = []
         self._last: dict[str, str] = {}    # tag name -> value in the latest game that had it
         self._sticky: dict[str, str] = {}  # tag name -> value set with "##"
+        self._count = 0                    # games given so far
+        self._deals: dict[str, int] = {}   # deal text -> index of the first game with it
+        self._boards: dict[str, tuple[int, str]] = {}  # Board value -> (index, deal text)
         self._games = self._read(iter(lines))
 
     def __iter__(self) -> PBNReader:
@@ -1062,102 +1366,167 @@ class PBNReader:
         return None
 
     # ---- the state machine ----------------------------------------------------
-    def _read(self, lines: Iterator[str]) -> Generator[Game, None, None]:
+    def _text_lines(self, lines: Iterator[Any]) -> Iterator[str]:
+        """The lines as text; a stream of bytes is decoded by a :class:`_RawLines`, which
+        keeps the bytes for :func:`write_back`."""
+        first = next(lines, None)
+        if first is None:
+            return iter(())
+        if isinstance(first, (bytes, bytearray)):
+            self._raw = _RawLines(chain([bytes(first)], lines), self._encoding)
+            return iter(self._raw)
+        return chain([first], lines)
+
+    def _read(self, lines: Iterator[Any]) -> Generator[Game, None, None]:
         source = self.source
         # In lenient mode the lines of the game being read are kept, so that a bad game's
         # error can carry its text (PBNError.raw): one game's lines, never the file's.
         keep = not self.strict
-        raw: list[str] = []
+        raw: list[tuple[int, str]] = []
         builder: _Builder | None = None
         open_unit: list[tuple[int, str]] | None = None  # lines of a '{' comment still open
+        tag_unit: list[tuple[int, str]] | None = None   # lines of a tag pair broken over lines
         # After an error in lenient mode: the error and the comment blocks that stood
         # before the bad game, until the end of the game (skipping its other lines).
         failure: tuple[PBNError, list[str]] | None = None
         in_head = True  # no game line yet: directives and empty lines go to self.head
         blanks = 0      # empty lines since the last line that was not empty
+        last = 0        # the last line that was not empty
         line = ""
-        for number, text in enumerate(lines, 1):
-            line = text.rstrip("\r\n")
-            if number == 1 and line.startswith("\ufeff"):
-                line = line[1:]
-            try:
-                if open_unit is not None:
-                    if line and not line.isspace():
-                        blanks = 0
-                        if keep:
-                            raw.append(line)
+        numbered: Iterator[tuple[int, str]] = enumerate(self._text_lines(lines), 1)
+        while True:
+            for number, text in numbered:
+                line = text.rstrip("\r\n")
+                if number == 1 and line.startswith("\ufeff"):
+                    line = line[1:]
+                try:
+                    if open_unit is not None:
+                        # A '{' comment runs to its '}', across empty lines (PBN 2.1, 3.8):
+                        # an empty line inside it does not end the game.
                         open_unit.append((number, line))
-                        unit = _Unit(open_unit, source)
-                        if _unclosed_brace(unit.text) is None:
-                            open_unit = None
-                            assert builder is not None  # made by the line that opened it
-                            _apply_unit(builder, unit)
+                        if keep and len(raw) < _RAW_LIMIT:
+                            raw.append((number, line))
+                        if not line or line.isspace():
+                            blanks += 1
+                            continue
+                        blanks = 0
+                        last = number
+                        if "}" in line:
+                            unit = _Unit(open_unit, source)
+                            if _unclosed_brace(unit.text) is None:
+                                open_unit = None
+                                assert builder is not None  # made by the line that opened it
+                                _apply_unit(builder, unit)
                         continue
-                    # An empty line ends the game even inside a comment: a brace left
-                    # open cannot swallow the rest of the file.
-                    blanks += 1
-                    numbered, open_unit = open_unit, None
-                    raise _unterminated(numbered, source)
-                if not line or line.isspace():
-                    blanks += 1
-                    if in_head:
-                        self.head.append(line)
+                    if tag_unit is not None and line and not line.isspace():
+                        tag_unit.append((number, line))
+                        if keep and len(raw) < _RAW_LIMIT:
+                            raw.append((number, line))
+                        last = number
+                        if "]" not in line and len(tag_unit) < _TAG_LINES_LIMIT:
+                            continue
+                        numbered_tag, tag_unit = tag_unit, None
+                        assert builder is not None
+                        _apply_unit(builder, _Unit(numbered_tag, source, joined=True))
+                        continue
+                    if tag_unit is not None:  # an empty line before the tag pair closed
+                        numbered_tag, tag_unit = tag_unit, None
+                        assert builder is not None
+                        _apply_unit(builder, _Unit(numbered_tag, source, joined=True))
+                    if not line or line.isspace():
+                        blanks += 1
+                        if in_head:
+                            self.head.append(line)
+                        if failure is not None:
+                            self._skipped(*failure, raw, last)
+                            failure = None
+                            raw = []
+                        elif builder is not None:
+                            done, builder = builder, None
+                            game = self._finish(done, last)
+                            raw = []
+                            if game is not None:
+                                yield game
+                        continue
+                    blanks = 0
+                    last = number
                     if failure is not None:
-                        self._skipped(*failure, raw)
-                        failure = None
+                        if len(raw) < _RAW_LIMIT:
+                            raw.append((number, line))
+                        continue
+                    if line[0] == "%":
+                        if in_head:
+                            self.directives.append(line)
+                            self.head.append(line)
+                            continue
+                        # Further down, a '%' line stays where it stands, like a comment line.
+                        if keep and len(raw) < _RAW_LIMIT:
+                            raw.append((number, line))
+                        if builder is None:
+                            builder = _Builder(number)
+                        builder.pending.append(_Unit([(number, line)], source))
+                        continue
+                    in_head = False
+                    if keep and len(raw) < _RAW_LIMIT:
+                        raw.append((number, line))
+                    if builder is None:
+                        builder = _Builder(number)
+                    m = _TAG_LINE.match(line)
+                    if m is not None:  # the common case, an export-style tag line
+                        name, value = m.groups()
+                        if "\\" in value:
+                            builder.add_tag(name, _unescape(value), number, None, None, value)
+                        else:
+                            builder.add_tag(name, value, number, None, None)
+                    elif _SPECIAL.search(line) is None:
+                        if not builder.tags:
+                            raise _Unit([(number, line)], source).error(
+                                0, "section data before the first tag of the game")
+                        builder.add_data([line], [number])
+                    elif "{" in line and _unclosed_brace(line) is not None:
+                        open_unit = [(number, line)]
+                    elif keep and _broken_tag(line):
+                        tag_unit = [(number, line)]
+                    else:
+                        _apply_unit(builder, _Unit([(number, line)], source))
+                except PBNError as err:
+                    if self.strict:
+                        raise err
+                    builder = None
+                    tag_unit = None
+                    preamble, self._preamble = self._preamble, []
+                    if line and not line.isspace():
+                        failure = (err, preamble)  # reported at the end of the bad game
+                    else:  # the empty line that ends the game found the error
+                        self._skipped(err, preamble, raw, last)
                         raw = []
-                    elif builder is not None:
-                        done, builder = builder, None
-                        game = self._finish(done)
-                        raw = []
-                        if game is not None:
-                            yield game
-                    continue
-                blanks = 0
-                if failure is not None:
-                    if len(raw) < _RAW_LIMIT:
-                        raw.append(line)
-                    continue
-                if line[0] == "%":
-                    self.directives.append(line)
-                    if in_head:
-                        self.head.append(line)
-                    continue
-                in_head = False
-                if keep:
-                    raw.append(line)
-                if builder is None:
-                    builder = _Builder(number)
-                m = _TAG_LINE.match(line)
-                if m is not None:  # the common case, an export-style tag line
-                    name, value = m.groups()
-                    if "\\" in value:
-                        value = _unescape(value)
-                    builder.add_tag(name, value, number, None, None)
-                elif _SPECIAL.search(line) is None:
-                    if not builder.tags:
-                        raise _Unit([(number, line)], source).error(
-                            0, "section data before the first tag of the game")
-                    builder.add_data([line], [number])
-                elif "{" in line and _unclosed_brace(line) is not None:
-                    open_unit = [(number, line)]
-                else:
-                    _apply_unit(builder, _Unit([(number, line)], source))
-            except PBNError as err:
-                if self.strict:
-                    raise err
-                builder = None
-                preamble, self._preamble = self._preamble, []
-                if line and not line.isspace():
-                    failure = (err, preamble)  # reported at the end of the bad game
-                else:  # the empty line that ends the game found the error
-                    self._skipped(err, preamble, raw)
+            # The end of the stream.  A '{' comment still open is an error on the line that
+            # opened it; in lenient mode reading starts again at the first empty line in it,
+            # so that one missing '}' costs one game, not the rest of the file.
+            if open_unit is not None and not self.strict:
+                cut = next((k for k, (_, t) in enumerate(open_unit) if not t.strip()), None)
+                if cut is not None:
+                    unclosed = _unterminated(open_unit[:cut], source)
+                    replay = open_unit[cut:]
+                    open_unit = None
+                    last = replay[0][0] - 1
+                    raw = [(n, t) for n, t in raw if n <= last]
+                    preamble, self._preamble = self._preamble, []
+                    builder = None
+                    self._skipped(unclosed, preamble, raw, last)
                     raw = []
+                    blanks = 0
+                    numbered = iter(replay)
+                    continue
+            break
         try:
             if open_unit is not None:
                 raise _unterminated(open_unit, source)
+            if tag_unit is not None:
+                assert builder is not None
+                _apply_unit(builder, _Unit(tag_unit, source, joined=True))
             if builder is not None and failure is None:
-                game = self._finish(builder)
+                game = self._finish(builder, last)
                 if game is not None:
                     yield game
         except PBNError as err:
@@ -1166,22 +1535,28 @@ class PBNReader:
             failure = (err, self._preamble)
             self._preamble = []
         if failure is not None:
-            self._skipped(*failure, raw)
+            self._skipped(*failure, raw, last)
         self.blank_lines_at_end = blanks
         self.epilogue.extend(self._preamble)
         self._preamble = []
+        if self._raw is not None:
+            self.tail = self._raw.rest()
         if self._closing is not None and hasattr(self._closing, "close"):
             self._closing.close()
 
-    def _skipped(self, err: PBNError, preamble: list[str], raw: list[str]) -> None:
+    def _skipped(self, err: PBNError, preamble: list[str], raw: list[tuple[int, str]],
+                 last: int) -> None:
         """A bad game skipped in lenient mode: record its error, with the game's text."""
         if raw and len(raw) < _RAW_LIMIT:
-            err.raw = "".join(block + "\n\n" for block in preamble) + "\n".join(raw) + "\n"
+            err.raw = ("".join(block + "\n\n" for block in preamble)
+                       + "\n".join(t for _, t in raw) + "\n")
+        if self._raw is not None and last >= self._raw.base:
+            err.original = b"".join(self._raw.take(last).lines)
         self.errors.append(err)
         if self.on_error is not None:
             self.on_error(err)
 
-    def _finish(self, builder: _Builder) -> Game | None:
+    def _finish(self, builder: _Builder, last: int) -> Game | None:
         """Turn a complete block into a game: resolve inheritance, validate, and only then
         let it count as "the previous game" for later ``#`` values."""
         if not builder.tags:  # comments standing alone: they introduce the next game
@@ -1190,12 +1565,41 @@ class PBNReader:
         game = builder.build(tuple(self._preamble), self.source)
         self._preamble = []
         sticky = self._inherit(game)
+        board, deal = self._board_and_deal(game)
+        if deal is None and game.get("Deal") is None and board in self._boards:
+            # Another table of a board met before, written without its deal.
+            game.same_deal_as, game._shared_deal = self._boards[board]
         if self.validate:
             game.validate()
         for tag in game._tags:
             self._last[tag.name] = tag.value
         self._sticky.update(sticky)
+        game.index = self._count
+        self._count += 1
+        if deal is not None:
+            first = self._deals.setdefault(deal, game.index)
+            if first != game.index:
+                game.same_deal_as = first
+            if board is not None:
+                self._boards[board] = (first, deal)
+        if self._raw is not None:
+            game._original = self._raw.take(last)
         return game
+
+    @staticmethod
+    def _board_and_deal(game: Game) -> tuple[str | None, str | None]:
+        """The Board value (stripped, None if empty or unknown) and the deal text if it
+        holds a card."""
+        board = game.tag("Board")
+        board = board.strip() if board is not None else None
+        if board in ("", "?"):
+            board = None
+        deal = game.tag("Deal")
+        if deal is not None:
+            deal = deal.strip()
+            if not _RANKS.intersection(deal[2:]):
+                deal = None
+        return board, deal
 
     def _inherit(self, game: Game) -> dict[str, str]:
         """Resolve ``#`` and ``##`` values in place; return the ``##`` values to remember."""
@@ -1233,7 +1637,7 @@ def _insert_index(tags: list[Tag], name: str) -> int:
     return index
 
 
-def load(fp: Iterable[str], *, strict: bool = True, source: str | None = None,
+def load(fp: Iterable[str] | Iterable[bytes], *, strict: bool = True, source: str | None = None,
          validate: bool = True, on_error: Callable[[PBNError], None] | None = None) -> PBNReader:
     """Read games from a text file (or any iterable of lines), one at a time.
 
@@ -1242,6 +1646,8 @@ def load(fp: Iterable[str], *, strict: bool = True, source: str | None = None,
     [1, 2]
 
     :param fp: an open text file, or any iterable of lines; read lazily, line by line.
+        A binary file (lines of bytes) is decoded as :func:`load_path` does, and its
+        games keep their bytes for :func:`write_back`.
     :param strict: if true (the default) the first bad game raises; if false it is
         skipped, its error (with the game's text as ``raw``) appended to
         ``reader.errors`` and passed to ``on_error``.
@@ -1258,36 +1664,34 @@ def load(fp: Iterable[str], *, strict: bool = True, source: str | None = None,
     return PBNReader(fp, strict=strict, source=source, validate=validate, on_error=on_error)
 
 
-def loads(text: str, *, strict: bool = True, source: str | None = None, validate: bool = True,
+def loads(text: str | bytes, *, strict: bool = True, source: str | None = None,
+          validate: bool = True,
           on_error: Callable[[PBNError], None] | None = None) -> PBNReader:
-    """Read games from a string; the parameters are those of :func:`load`.
+    """Read games from a string; the parameters are those of :func:`load`.  Given bytes,
+    the games keep their bytes for :func:`write_back`, as :func:`load_path` does.
 
     :returns: a :class:`PBNReader` (``list(loads(text))`` for a list of games).
     :raises PBNError: while iterating, in strict mode, for a malformed game.
     """
+    if isinstance(text, (bytes, bytearray)):
+        return PBNReader(io.BytesIO(text), strict=strict, source=source, validate=validate,
+                         on_error=on_error)
     # newline="" splits on \\n, \\r\\n and \\r alike but on nothing else (str.splitlines
     # would also split on characters that may sit inside a tag value).
     return PBNReader(io.StringIO(text, newline=""), strict=strict, source=source,
                      validate=validate, on_error=on_error)
 
 
-def _decoded_lines(path: str | PathLike[str], encoding: str | None) -> Iterator[str]:
-    if encoding is not None:
-        with open(path, encoding=encoding, newline="") as fp:
-            yield from fp
-        return
+def _binary_lines(path: str | PathLike[str]) -> Iterator[bytes]:
     with open(path, "rb") as fp:
-        for raw in fp:
-            try:
-                yield raw.decode("utf-8")
-            except UnicodeDecodeError:
-                yield raw.decode("latin-1")
+        yield from fp
 
 
 def load_path(path: str | PathLike[str], *, encoding: str | None = None, strict: bool = True,
               validate: bool = True,
               on_error: Callable[[PBNError], None] | None = None) -> PBNReader:
     """Read games from a file by name; the other parameters are those of :func:`load`.
+    The games keep the bytes they took in the file, for :func:`write_back`.
 
     :param encoding: the file's encoding.  By default each line is read as UTF-8 if it
         is valid UTF-8 and as Latin-1 (the PBN standard's character set) otherwise.
@@ -1296,9 +1700,9 @@ def load_path(path: str | PathLike[str], *, encoding: str | None = None, strict:
     :raises OSError: if the file cannot be opened (on the first read).
     :raises PBNError: while iterating, in strict mode, for a malformed game.
     """
-    lines = _decoded_lines(path, encoding)
+    lines = _binary_lines(path)
     return PBNReader(lines, strict=strict, source=str(path), validate=validate,
-                     on_error=on_error, _closing=lines)
+                     on_error=on_error, _closing=lines, _encoding=encoding)
 
 
 # ---------------------------------------------------------------------------
@@ -1352,3 +1756,134 @@ def dumps(games: Iterable[Game], *, directives: Iterable[str] = DEFAULT_DIRECTIV
     out = io.StringIO()
     dump(games, out, directives=directives, epilogue=epilogue)
     return out.getvalue()
+
+
+# ---------------------------------------------------------------------------
+# Writing a file back as it was, with tags added
+# ---------------------------------------------------------------------------
+
+def _eol(line: bytes) -> bytes:
+    if line.endswith(b"\r\n"):
+        return b"\r\n"
+    if line.endswith((b"\n", b"\r")):
+        return line[-1:]
+    return b""
+
+
+def _decode_line(line: bytes) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return line.decode("latin-1")
+
+
+def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
+    """The bytes ``game`` took in its file (:attr:`Game.original`) with ``tags`` put in:
+    every other byte as it was, in place.
+
+    A tag the game already has in the file (its first tag of that name) is replaced in
+    place: its tag pair on its line (the rest of the line, such as a comment after the
+    ``]``, kept) and its section lines (``%`` lines among them kept); the comments before
+    it stay.  A tag the game does not have is inserted after the game's last tag or
+    section line, in the order given (so before comments that close the game).  New lines
+    end as the line they follow does and are encoded as the file is (Latin-1 for a file
+    with Latin-1 bytes, or with a ``charset=ISO-8859-1`` line and nothing but ASCII;
+    UTF-8 otherwise).  With no tags this is :attr:`Game.original` itself.
+
+    Changes made to the :class:`Game` after reading are not written: the file's bytes are.
+
+    :param tags: e.g. ``[Tag("OptimumScore", "NS 420"),
+        Tag("OptimumResultTable", "Declarer;Denomination\\\\2R;Result\\\\2R", rows)]``.
+    :raises ValueError: if the game was not read from bytes, for a tag that could not be
+        written back (see :meth:`Game.set_section`), or for text the file's encoding
+        cannot hold.
+    """
+    original = game._original
+    if original is None:
+        raise ValueError("this game was not read from bytes (use load_path, or load/loads "
+                         "given bytes), so there is nothing to write back")
+    lines = original.lines
+    first = original.first
+    tags = list(tags)
+    if not tags:
+        return b"".join(lines)
+    encoding = original.encoding
+    eol = next((e for e in map(_eol, lines) if e), b"\n")
+    # What stands in place of each line that changes (an empty list: the line goes).
+    out: dict[int, list[bytes]] = {}
+
+    def encode(text: str, name: str) -> bytes:
+        try:
+            return text.encode(encoding)
+        except UnicodeEncodeError:
+            raise ValueError(f"tag {name} holds text that {encoding} cannot encode") from None
+
+    inserted: list[tuple[str, str]] = []
+    for tag in tags:
+        _check_tag(tag)
+        old = next((t for t in game._tags if t.name == tag.name and t.line is not None
+                    and t.line >= first), None)
+        if old is None:
+            inserted.extend((text, tag.name) for text in (tag.tag_line, *tag.section))
+            continue
+        assert old.line is not None
+        i = old.line - first
+        line_end = _eol(lines[i]) or eol
+        text = _decode_line(lines[i])[:len(_decode_line(lines[i])) - len(_eol(lines[i]))]
+        numbers = list(old.section_line_numbers)
+        span = next((m.span() for m in _TAG_PAIR.finditer(text) if m.group(1) == old.name),
+                    None)
+        if span is not None:
+            rest = "" if numbers and numbers[0] == old.line else text[span[1]:]
+            head = text[:span[0]] + tag.tag_line + rest
+            out[i] = [encode(head, tag.name) + line_end]
+        else:  # a tag pair broken over lines: they all go
+            j = i
+            while j + 1 < len(lines) and "]" not in _decode_line(lines[j]):
+                out[j + 1] = []
+                j += 1
+            out[i] = [encode(tag.tag_line, tag.name) + line_end]
+        for number in numbers:
+            k = number - first
+            if k != i and not lines[k].startswith(b"%"):
+                out[k] = []
+        out[i].extend(encode(row, tag.name) + line_end for row in tag.section)
+    if inserted:
+        end = game._end_of_tags if game._end_of_tags is not None else first + len(lines) - 1
+        k = end - first
+        place = out.get(k, [lines[k]])
+        follow = next((_eol(b) for b in reversed(place) if b), b"") or _eol(lines[k]) or eol
+        if place and not _eol(place[-1]):
+            place = [*place[:-1], place[-1] + follow]
+        out[k] = place + [encode(text, name) + follow for text, name in inserted]
+    parts: list[bytes] = []
+    for index, line in enumerate(lines):
+        parts.extend(out.get(index, (line,)))
+    return b"".join(parts)
+
+
+def rewrite(src: str | PathLike[str], out: BinaryIO,
+            tags_for: Callable[[Game], Iterable[Tag]] | None = None, *,
+            encoding: str | None = None,
+            on_error: Callable[[PBNError], None] | None = None) -> PBNReader:
+    """Copy the PBN file ``src`` to the binary stream ``out`` with the tags that
+    ``tags_for(game)`` gives added to each game (see :func:`write_back`); with no tags,
+    byte for byte.  A game that does not read is copied as it was and passed to
+    ``on_error``.  Games are read with ``validate=False``.
+
+    :returns: the reader, read to the end (its ``errors`` are the games that did not read).
+    :raises OSError: if ``src`` cannot be read.
+    """
+    def skipped(err: PBNError) -> None:
+        if err.original is not None:
+            out.write(err.original)
+        if on_error is not None:
+            on_error(err)
+
+    with load_path(src, encoding=encoding, strict=False, validate=False,
+                   on_error=skipped) as reader:
+        for game in reader:
+            out.write(write_back(game, tags_for(game) if tags_for is not None else ()))
+    if reader.tail:
+        out.write(reader.tail)
+    return reader
