@@ -123,12 +123,13 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
 
 cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
     """No-trump: the tricks the side on lead takes in suit ``s`` led by ``seat``, playing
-    winners while it has them: the hand on lead cashes its highest winner (the other hand
-    follows low); with none left it leads low to the other hand's lowest winner, which
-    goes on.  A winner is a card above every card the opponents hold in the suit while
+    winners while it has them: the hand on lead cashes its highest winner and the other
+    hand follows low (if even its lowest card is higher, it wins the trick and leads
+    next); with no winner left it leads low to the other hand's lowest winner, which goes
+    on.  A winner is a card above every card the opponents hold in the suit while
     they still have one; once both are out, every card wins.  ``low`` gets the lowest
     card that won by rank (16: none): the ranks relied on are the top ones down to it."""
-    cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, rounds = 0, opp_rounds, r, tricks = 0
+    cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, rounds = 0, opp_rounds, r, tricks = 0, low_y
     cdef uint32_t x = c.hand[seat][s], y = c.hand[seat ^ 2][s], tmp, wx, wy, above
     cdef uint32_t opp = c.hand[lho][s] | c.hand[rho][s]
     opp_rounds = dd_popcount(c.hand[lho][s])
@@ -147,7 +148,14 @@ cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
             r = dd_hibit(wx)
             x ^= (<uint32_t>1) << r
             if y:
-                y ^= (<uint32_t>1) << dd_lobit(y)
+                low_y = dd_lobit(y)
+                y ^= (<uint32_t>1) << low_y
+                if low_y > r:
+                    # The other hand's lowest card overtakes: it wins, and leads next.
+                    r = low_y
+                    tmp = x
+                    x = y
+                    y = tmp
         elif wy:
             x ^= (<uint32_t>1) << dd_lobit(x)
             r = dd_lobit(wy)
