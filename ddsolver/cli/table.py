@@ -69,10 +69,10 @@ def add_parser(commands: argparse._SubParsersAction,
 def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver table`` on parsed arguments; the exit status."""
     writer_class = WRITERS[args.format]
-    with Batch(args, args.output) as batch:
+    with Batch(args, args.output, binary=writer_class.binary) as batch:
         inputs = Inputs(args.files, batch.report, warn=batch.warn,
                         keep_unsolvable=writer_class.keeps_unsolvable)
-        writer = writer_class(batch.out, inputs)
+        writer = writer_class(batch.bout if writer_class.binary else batch.out, inputs)
 
         def write(item: Solved) -> None:
             board, table = item.board, item.table
