@@ -2,8 +2,8 @@
 of the command line (``ddsolver table``, ``report``, ``play``) work on, as a library.
 
 * :class:`Inputs` reads the games of PBN files lazily, reports the ones that cannot be read
-  or solved (``FILE:LINE: reason``) through a callback and goes on, and keeps what a writer
-  needs to copy the files' layout;
+  or solved (``FILE:LINE: reason``) through a callback and goes on, and keeps each file's
+  bytes after its last game for a writer giving the files back;
 * :func:`solve_boards` solves :class:`Board` s a chunk at a time on ``jobs`` threads, in file
   order, through a results store (:mod:`ddsolver.store`) when one is given;
 * :func:`analyse_boards` does the same for the recorded play of :class:`PlayedBoard` s.
@@ -15,9 +15,10 @@ business of :mod:`ddsolver.formats`.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any, TypeVar
 
@@ -36,11 +37,17 @@ from .store import ResultStore, TraceKey, deal_key
 
 __all__ = ["Board", "read_board", "Inputs", "Solved", "solve_boards", "board_par",
            "PlayedBoard", "played_board", "played_boards", "Analysed", "analyse_boards",
-           "trace_key", "analysis_from_trace", "count_lines", "where", "CHUNK_PER_JOB"]
+           "trace_key", "analysis_from_trace", "count_lines", "where", "located", "label_of",
+           "CHUNK_PER_JOB", "RECENT_DEALS"]
 
 #: Boards read and solved together per worker thread: the bound on what is held in memory
 #: (the boards of one chunk and their results) while keeping every thread busy.
 CHUNK_PER_JOB = 128
+
+#: Tables kept from one chunk to the next so that another table of a board met again later
+#: (results files repeat each board at every table, often a round apart) is not solved
+#: again: the most recent deals, a bounded number so that memory stays flat.
+RECENT_DEALS = 4096
 
 _T = TypeVar("_T")
 
@@ -58,7 +65,8 @@ class Board:
     could not be read at all has ``game`` None too, and ``raw`` its text as it stood in
     the file (None if it was too long to keep).  ``warnings`` are the problems that leave
     the board's output incomplete (a bad Dealer or Vulnerable tag: no par), each as
-    ``FILE:LINE: reason``.
+    ``FILE:LINE: reason``.  ``original`` is, for a game that did not read, the bytes it
+    took in its file (what ``--format pbn`` writes back).
     """
 
     source: str
@@ -70,11 +78,42 @@ class Board:
     game: pbn.Game | None = None
     raw: str | None = None
     warnings: tuple[str, ...] = ()
+    original: bytes | None = None
+    file: int = 0             # the index of its file among the inputs (Inputs.paths)
+
+    @property
+    def first_of_deal(self) -> bool:
+        """False for another table of a deal met earlier in the same file (the game's
+        :attr:`~cardgames.pbn.Game.same_deal_as` is set): tables are boards, distinct deals
+        the boards for which this is true."""
+        return self.game is None or self.game.same_deal_as is None
 
 
 def where(source: str, line: int | None) -> str:
     """``FILE:LINE``, or ``FILE`` where the line is not known: how a problem is located."""
     return f"{source}:{line}" if line is not None else source
+
+
+def label_of(game: pbn.Game) -> str:
+    """``"board 3: "``, the context a message about a game starts with (``""`` when the
+    game has no board number)."""
+    return f"board {game.board}: " if game.board is not None else ""
+
+
+def located(err: Exception, source: str, line: int | None, label: str = "") -> str:
+    """``FILE:LINE: reason`` for an error about a game of ``source`` at ``line``, the place
+    named once: a :class:`PBNError` that names its own place (``err.where``) keeps it, and
+    only its ``reason`` follows.  ``label`` (``"board 3: "``) goes before the reason unless
+    the reason starts with it already."""
+    if isinstance(err, PBNError) and err.where:
+        place = where(err.source if err.source is not None else source,
+                      err.line if err.line is not None else line)
+        reason = err.reason
+    else:
+        place, reason = where(source, line), str(err)
+    if label and not reason.startswith(label):
+        reason = label + reason
+    return f"{place}: {reason}"
 
 
 def read_board(game: pbn.Game, source: str) -> Board:
@@ -83,7 +122,7 @@ def read_board(game: pbn.Game, source: str) -> Board:
     tag = game.get("Deal")
     line = tag.line if tag is not None and tag.line is not None else game.line
     number = game.board
-    label = f"board {number}: " if number is not None else ""
+    label = label_of(game)
     if deal is None:
         why = "no Deal tag" if tag is None else f"the deal is unknown ({tag.value!r})"
         raise PBNError(f"{label}{why}", line=line, source=source)
@@ -117,14 +156,16 @@ def read_board(game: pbn.Game, source: str) -> Board:
 
 
 class Inputs:
-    """The games of the input files, read lazily; what the PBN writer needs to copy the
-    files' layout (directives such as ``% PBN 2.1``, the empty lines around them, the
-    closing comments) is kept per file.
+    """The games of the input files, read lazily; what a writer giving the files back needs
+    besides the games (each file's bytes after its last game, :meth:`tail`) is kept per
+    file.
 
     ``report`` gets every board that could not be read or solved; ``warn`` (by default
     ``report``) every problem that leaves an output incomplete without losing a board
     (a bad Dealer tag: no par), and, when no input file holds any game, one
     ``FILE: no games`` line per file.  :attr:`warnings` counts the warnings.
+    :attr:`file` is the place in :attr:`paths` of the file being read (a file may be
+    given twice), which each :class:`Board` records.
     """
 
     def __init__(self, paths: Iterable[str], report: Callable[[str], None], *,
@@ -133,10 +174,8 @@ class Inputs:
         self.report = report
         self._warn = warn or report
         self.keep_unsolvable = keep_unsolvable
-        self.directives: dict[str, list[str]] = {}
-        self.epilogues: dict[str, list[str]] = {}
-        self.heads: dict[str, list[str]] = {}
-        self._readers: dict[str, pbn.PBNReader] = {}
+        self._tails: dict[int, bytes] = {}
+        self.file = 0            # the index in paths of the file being read
         self.warnings = 0        # warnings given (each leaves some output incomplete)
         self.without_par = 0     # boards solved but left without par by a bad tag
         self.no_games = False    # set when every file has been read and none held a game
@@ -145,10 +184,10 @@ class Inputs:
         self.warnings += 1
         self._warn(message)
 
-    def blank_lines_at_end(self, path: str) -> int:
-        """How many empty lines end the file (1, the usual layout, if it was not read)."""
-        reader = self._readers.get(path)
-        return 1 if reader is None else reader.blank_lines_at_end
+    def tail(self, file: int) -> bytes:
+        """The bytes after the last game of ``paths[file]`` (the whole file if it holds no
+        game), once it has been read to the end; given once (memory stays flat)."""
+        return self._tails.pop(file, b"")
 
     def games(self, *, with_errors: bool = False
               ) -> Iterator[tuple[str, pbn.Game | PBNError]]:
@@ -156,7 +195,8 @@ class Inputs:
         or with ``with_errors`` passed on in their place in the file (the error's ``raw``
         is the game's text).  When no file holds a game, says so for each file."""
         held = 0  # games, good or bad, in all the files
-        for path in self.paths:
+        for file, path in enumerate(self.paths):
+            self.file = file
             skipped: list[PBNError] = []
 
             def on_error(err: PBNError) -> None:
@@ -169,10 +209,6 @@ class Inputs:
             # validate=False: each command checks only the tags it needs, so a malformed
             # Auction does not cost a board its table.
             with pbn.load_path(path, strict=False, validate=False, on_error=on_error) as reader:
-                self.directives[path] = reader.directives
-                self.epilogues[path] = reader.epilogue
-                self.heads[path] = reader.head
-                self._readers[path] = reader
                 games = iter(reader)
                 while True:
                     game = next(games, None)
@@ -184,6 +220,7 @@ class Inputs:
                         for err in bad:
                             yield path, err
                     if game is None:
+                        self._tails[file] = reader.tail or b""
                         break
                     held += 1
                     yield path, game
@@ -199,16 +236,18 @@ class Inputs:
         with ``game`` None and its text as ``raw``."""
         for path, game in self.games(with_errors=self.keep_unsolvable):
             if isinstance(game, PBNError):
-                yield Board(path, game.line, None, None, None, None, None, raw=game.raw)
+                yield Board(path, game.line, None, None, None, None, None, raw=game.raw,
+                            original=game.original, file=self.file)
                 continue
             try:
                 board = read_board(game, path)
             except CardgamesError as err:
-                self.report(str(err) if isinstance(err, PBNError)
-                            else f"{where(path, game.line)}: {err}")
+                self.report(located(err, path, game.line, label_of(game)))
                 if self.keep_unsolvable:
-                    yield Board(path, game.line, None, None, None, None, game)
+                    yield Board(path, game.line, None, None, None, None, game, file=self.file)
                 continue
+            if self.file:
+                board = replace(board, file=self.file)
             if board.warnings:
                 self.without_par += 1
                 for message in board.warnings:
@@ -239,6 +278,11 @@ class Solved:
         """Whether the board was solved (a game passed through unsolved was not)."""
         return self.table is not None
 
+    @property
+    def first_of_deal(self) -> bool:
+        """Whether the board is the first table of its deal (see :attr:`Board.first_of_deal`)."""
+        return self.board.first_of_deal
+
 
 def solve_boards(boards: Iterator[Board], *, jobs: int | None = None,
                  tt_mb: int = DEFAULT_TT_MB,
@@ -248,17 +292,35 @@ def solve_boards(boards: Iterator[Board], *, jobs: int | None = None,
     Boards are taken a chunk at a time (``CHUNK_PER_JOB * jobs``), which bounds memory.
     Deals found in ``store`` are not solved again; every table solved is written to the
     store at once (committed within a second, and by the caller on an interrupt).  A deal
-    that occurs twice in a chunk is solved once.
+    is solved once: the tables of a board (games repeating its deal, or with no ``Deal``
+    of their own, :attr:`~cardgames.pbn.Game.same_deal_as`) take the table solved for the
+    first, in the same chunk or, among the :data:`RECENT_DEALS` latest deals, a later one.
 
     :param jobs: worker threads; None means all cores (:func:`~ddsolver.solver.check_jobs`).
     """
     jobs = check_jobs(jobs)
+    # deal key -> (table, whether it came from the store)
+    recent: OrderedDict[str, tuple[DDTable, bool]] = OrderedDict()
+
+    def remember(key: str, table: DDTable, stored: bool) -> None:
+        recent[key] = (table, stored)
+        recent.move_to_end(key)
+        if len(recent) > RECENT_DEALS:
+            recent.popitem(last=False)
+
     for chunk in chunks(boards, CHUNK_PER_JOB * jobs):
         keys = [None if b.deal is None else deal_key(b.deal) for b in chunk]
         ready: dict[str, DDTable] = {}
+        from_store: set[str] = set()
+        for key in keys:
+            if key is not None and key in recent:
+                ready[key], stored = recent[key]
+                if stored:
+                    from_store.add(key)
         if store is not None:
-            ready.update(store.tables(k for k in keys if k is not None))
-        from_store = set(ready)
+            found = store.tables(k for k in keys if k is not None and k not in ready)
+            ready.update(found)
+            from_store.update(found)
         todo: dict[str, Deal] = {}
         for board, key in zip(chunk, keys):
             if key is not None and key not in ready and key not in todo:
@@ -276,7 +338,11 @@ def solve_boards(boards: Iterator[Board], *, jobs: int | None = None,
                     return
                 board = chunk[next_index]
                 next_index += 1
-                yield Solved(board, None if key is None else ready[key], key in from_store)
+                if key is None:
+                    yield Solved(board, None)
+                    continue
+                remember(key, ready[key], key in from_store)
+                yield Solved(board, ready[key], key in from_store)
 
         yield from drain()
         for index, table in iter_dd_tables(list(todo.values()), jobs=jobs, tt_mb=tt_mb):
@@ -324,7 +390,7 @@ def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
     if not cards:
         return None
     line = play_tag.line
-    label = f"board {game.board}: " if game.board is not None else ""
+    label = label_of(game)
     text = game.contract
     if text is None or text.upper() == "PASS":
         raise PBNError(f"{label}a Play section needs a Contract to analyse it", line=line,
@@ -336,7 +402,13 @@ def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
     deal = game.deal
     if deal is None:
         raise PBNError(f"{label}no deal to analyse the play on", line=line, source=source)
-    deal.require_complete()
+    try:
+        deal.require_complete()
+    except CardgamesError as err:
+        tag = game.get("Deal")
+        raise PBNError(f"{label}cannot analyse the play of an incomplete deal: {err}",
+                       line=tag.line if tag is not None and tag.line is not None else game.line,
+                       source=source) from None
     leader = game.opening_leader
     if leader is None:
         raise PBNError(f"{label}the Play tag does not name the opening leader", line=line,
@@ -371,7 +443,7 @@ def played_boards(inputs: Inputs, report: Callable[[str], None]) -> Iterator[Pla
         try:
             board = played_board(game, path)
         except CardgamesError as err:
-            report(str(err) if isinstance(err, PBNError) else f"{where(path, game.line)}: {err}")
+            report(located(err, path, game.line, label_of(game)))
             continue
         if board is not None:
             yield board
@@ -423,6 +495,12 @@ class Analysed:
         """Always true: a board that cannot be analysed is reported, not passed on."""
         return True
 
+    @property
+    def first_of_deal(self) -> bool:
+        """Whether the board is the first table of its deal in its file (see
+        :attr:`Board.first_of_deal`); each table's play is analysed all the same."""
+        return self.board.game.same_deal_as is None
+
 
 def analyse_boards(boards: Iterator[PlayedBoard], *, jobs: int | None = None,
                    tt_mb: int = DEFAULT_TT_MB, report: Callable[[str], None],
@@ -460,8 +538,7 @@ def analyse_boards(boards: Iterator[PlayedBoard], *, jobs: int | None = None,
                     try:
                         analysis = future.result()
                     except CardgamesError as err:
-                        label = f"board {board.number}: " if board.number is not None else ""
-                        report(f"{where(board.source, board.line)}: {label}{err}")
+                        report(located(err, board.source, board.line, label_of(board.game)))
                         continue
                     if store is not None:
                         store.put_trace(keys[i], analysis.tricks)

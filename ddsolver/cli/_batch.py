@@ -27,7 +27,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import Protocol, TextIO, TypeVar
+from typing import BinaryIO, Protocol, TextIO, TypeVar
 
 from ..boards import Inputs, count_lines
 from ..solver import DEFAULT_TT_MB, check_jobs, default_jobs
@@ -61,6 +61,9 @@ class Outcome(Protocol):
     @property
     def stored(self) -> bool: ...    # taken from the results store
 
+    @property
+    def first_of_deal(self) -> bool: ...  # not another table of a deal met before
+
 
 _O = TypeVar("_O", bound=Outcome)
 
@@ -88,12 +91,16 @@ def add_batch_options(parser: argparse.ArgumentParser, *, store: str = "tables")
 
 def summary_line(what: str, done: int, elapsed: float, failed: int,
                  stored: int = 0, store: ResultStore | None = None, *,
-                 without_par: int = 0) -> str:
+                 without_par: int = 0, deals: int | None = None) -> str:
     """The closing line of ``table`` and ``report``: boards ``what`` (solved), how fast,
-    how many came from the store, how many failed or lack par."""
+    how many came from the store, how many failed or lack par.  When some boards are
+    other tables of a deal met before (``deals`` distinct deals among ``done`` tables),
+    the counts are told apart: ``216 boards (27 deals, 216 tables)``."""
     rate = done / elapsed if elapsed > 0 else 0.0
-    text = (f"{PROG}: {done} board{'s' * (done != 1)} {what} in {elapsed:.1f} s "
-            f"({rate:.2f} boards/s)")
+    text = f"{PROG}: {done} board{'s' * (done != 1)}"
+    if deals is not None and deals != done:
+        text += f" ({deals} deal{'s' * (deals != 1)}, {done} table{'s' * (done != 1)})"
+    text += f" {what} in {elapsed:.1f} s ({rate:.2f} boards/s)"
     if store is not None:
         text += f"; {stored} from {store.path}, {done - stored} solved now"
     if failed:
@@ -134,18 +141,20 @@ class Batch:
 
     def __init__(self, args: argparse.Namespace, output: str | None, *, kind: str = "tables",
                  count_tag: bytes = b"[Deal ", announce_resume: bool = True,
-                 keep_problems: bool = False):
+                 keep_problems: bool = False, binary: bool = False):
         check_readable(args.files)
         show_progress = not args.quiet and sys.stderr.isatty()
         self.jobs = check_jobs(args.jobs)
         self.kind = kind
+        self.binary = binary
         self.store = open_store(args)
         if self.store is not None and args.resume and announce_resume and not args.quiet:
             print(f"{PROG}: resuming with {self.store.count(kind)} {_NOUNS[kind][1]} in "
                   f"{self.store.path}", file=sys.stderr)
         try:
-            self.out: TextIO
-            self.out, self._close_out = open_output(output, args.files)
+            # The output, text or (``binary``) bytes: see :attr:`out` and :attr:`bout`.
+            self.stream: TextIO | BinaryIO
+            self.stream, self._close_out = open_output(output, args.files, binary=binary)
         except UsageError:
             if self.store is not None:
                 self.store.close()
@@ -153,11 +162,24 @@ class Batch:
         self.failed = 0       # boards that could not be read, solved or analysed
         self.done = 0         # boards solved or analysed
         self.stored = 0       # of those, the ones taken from the store
+        self.deals = 0        # of those, the first table of each deal
         self.problems: list[str] = []
         self._keep_problems = keep_problems
         self.started = time.perf_counter()
         self.progress = progress_bar(count_lines(args.files, count_tag) if show_progress
                                      else None, show_progress)
+
+    @property
+    def out(self) -> TextIO:
+        """The output, for a command writing text."""
+        assert not self.binary, "this batch writes bytes: use bout"
+        return self.stream  # type: ignore[return-value]
+
+    @property
+    def bout(self) -> BinaryIO:
+        """The output, for a command writing bytes (made with ``binary=True``)."""
+        assert self.binary, "this batch writes text: use out"
+        return self.stream  # type: ignore[return-value]
 
     def report(self, message: str) -> None:
         """A board that could not be read, solved or analysed (``FILE:LINE: reason``)."""
@@ -185,11 +207,12 @@ class Batch:
                 if item.done:
                     self.done += 1
                     self.stored += item.stored
+                    self.deals += item.first_of_deal
                     self.progress.update(1)
-                self.out.flush()
+                self.stream.flush()
             if end is not None:
                 end()
-            self.out.flush()
+            self.stream.flush()
         except KeyboardInterrupt:
             self.progress.close()
             if self.store is not None:
@@ -204,7 +227,7 @@ class Batch:
     def summary(self, what: str, *, without_par: int = 0) -> str:
         """The :func:`summary_line` of the run so far."""
         return summary_line(what, self.done, self.elapsed(), self.failed, self.stored,
-                            self.store, without_par=without_par)
+                            self.store, without_par=without_par, deals=self.deals)
 
     def status(self, inputs: Inputs) -> int:
         """The exit status: FAILED if some board failed or came out incomplete."""
@@ -213,7 +236,7 @@ class Batch:
     def close(self) -> None:
         self.progress.close()
         if self._close_out:
-            self.out.close()
+            self.stream.close()
         if self.store is not None:
             self.store.close()
 

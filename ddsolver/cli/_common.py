@@ -15,7 +15,7 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import BinaryIO, Literal, TextIO, overload
 
 from ..solver import MAX_TT_MB
 from ..store import ResultStore, StoreError
@@ -107,18 +107,41 @@ def check_readable(paths: Iterable[str]) -> None:
             raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
 
 
-def open_output(path: str | None, inputs: Iterable[str] = ()) -> tuple[TextIO, bool]:
-    """Standard output (``None`` or ``-``) or the file, and whether to close it.
+@overload
+def open_output(path: str | None, inputs: Iterable[str] = (), *,
+                binary: Literal[False] = False) -> tuple[TextIO, bool]: ...
+
+
+@overload
+def open_output(path: str | None, inputs: Iterable[str] = (), *,
+                binary: Literal[True]) -> tuple[BinaryIO, bool]: ...
+
+
+@overload
+def open_output(path: str | None, inputs: Iterable[str] = (), *,
+                binary: bool) -> tuple[TextIO | BinaryIO, bool]: ...
+
+
+def open_output(path: str | None, inputs: Iterable[str] = (), *,
+                binary: bool = False) -> tuple[TextIO | BinaryIO, bool]:
+    """Standard output (``None`` or ``-``) or the file, and whether to close it.  With
+    ``binary``, a binary stream: the file opened ``"wb"``, or standard output's buffer
+    (what ``--format pbn`` writes, the input files' own bytes).
 
     :raises UsageError: if the file cannot be written, or is one of ``inputs`` (opening
         it for writing would empty it before it is read).
     """
     if path is None or path == "-":
+        if binary:
+            sys.stdout.flush()  # anything written as text goes out first
+            return sys.stdout.buffer, False
         return sys.stdout, False
     target = os.path.realpath(path)
     if any(os.path.realpath(p) == target for p in inputs):
         raise UsageError(f"{path} is an input file: writing it would destroy it")
     try:
+        if binary:
+            return open(path, "wb"), True
         return open(path, "w", encoding="utf-8", newline=""), True
     except OSError as err:
         raise UsageError(f"cannot write {path}: {err.strerror or err}") from None

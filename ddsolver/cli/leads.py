@@ -57,6 +57,7 @@ from cardgames.errors import (
 from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability, board_dealer, board_vulnerability
 
+from ..boards import label_of, located
 from ..formats.leads import LeadsWriter
 from ..leads import CRITERIA, LeadReport, analyse_leads, breaks, draw_seed, table_lead
 from ..solver import DEFAULT_TT_MB, Solver
@@ -365,17 +366,16 @@ def _files(args, output: LeadsWriter, games: list[pbn.Game], report_error: Calla
             reader = pbn.load_path(path, strict=False, validate=False, on_error=on_error)
             with reader:
                 for game in reader:
-                    where = f"{path}:{game.line}" if game.line is not None else path
                     try:
                         result = _board(args, game, path, output)
                     except (CardgamesError, UsageError) as err:
                         failed += 1
-                        if isinstance(err, PBNError) and err.line is not None:
-                            located = str(err) if err.source else f"{path}:{err}"
-                            report_error(f"{located}; board skipped")
-                            continue
-                        text = _message(err, args) if isinstance(err, CardgamesError) else err
-                        report_error(f"{where}: {text}; board skipped")
+                        # The place once: a PBNError names its own (err.where).
+                        problem: Exception = err
+                        if isinstance(err, CardgamesError) and not isinstance(err, PBNError):
+                            problem = CardgamesError(_message(err, args))
+                        report_error(f"{located(problem, path, game.line, label_of(game))}; "
+                                     "board skipped")
                         continue
                     if result is None:
                         skipped += 1

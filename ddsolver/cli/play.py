@@ -83,7 +83,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"{PROG}: no board has both a Contract and a Play section to analyse",
                   file=sys.stderr)
         else:
-            text = f"{PROG}: {done} board{'s' * (done != 1)} analysed in {batch.elapsed():.1f} s"
+            text = f"{PROG}: {done} board{'s' * (done != 1)}"
+            if batch.deals != done:  # tables of one board: each table's play is analysed
+                text += (f" ({batch.deals} deal{'s' * (batch.deals != 1)}, {done} "
+                         f"table{'s' * (done != 1)})")
+            text += f" analysed in {batch.elapsed():.1f} s"
             if store is not None:
                 text += f"; {batch.stored} from {store.path}, {done - batch.stored} analysed now"
             if failed:

@@ -33,7 +33,8 @@ no board split over two pages.  Each board shows the four hands (North at the to
 board number, dealer and vulnerability (shaded seats in the compass are vulnerable, the
 dealer is underlined), high-card points, the double-dummy table (declarer's tricks, the
 contracts that make in bold) and par.  --db shares its results store with `ddsolver
-table`, so boards tabled once are not solved again for the report.
+table`, so boards tabled once are not solved again for the report.  A deal played at
+several tables (results files repeat the board at each) is shown once.
 
 Boards that cannot be read or solved are reported on stderr as FILE:LINE: reason and
 left out (exit status 1); the page lists them, with the reasons, above the boards.  A
@@ -84,9 +85,22 @@ def run(args: argparse.Namespace) -> int:
                     f"{time.strftime('%Y-%m-%d')}")
         writer = HtmlReport(batch.out, title, subtitle)
 
+        # One diagram per deal of a board: its other tables (same board, same deal) add
+        # nothing.  The same deal under another board number is another board (its own
+        # dealer and vulnerability) and is shown.
+        shown: set[tuple[int, int, str | None]] = set()
+
         def write(item: Solved) -> None:
             assert item.table is not None
-            writer.board(item.board, item.table, board_par(item.board, item.table))
+            board, game = item.board, item.board.game
+            if game is not None and game.index is not None:
+                first = game.index if game.same_deal_as is None else game.same_deal_as
+                number = (game.tag("Board") or "").strip() or None
+                key = (board.file, first, number)
+                if key in shown:
+                    return
+                shown.add(key)
+            writer.board(board, item.table, board_par(board, item.table))
 
         batch.run(solve_boards(inputs.boards(), jobs=batch.jobs, tt_mb=args.tt_mb,
                                store=batch.store),

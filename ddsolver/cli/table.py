@@ -1,6 +1,6 @@
 """``ddsolver table FILE.pbn [FILE ...]``: the double-dummy table and par of every board of
-PBN files, as text, CSV, JSON, or the PBN files themselves with the standard tags added
-(the formats: :mod:`ddsolver.formats.table`).
+PBN files, as text, CSV, JSON, or the PBN files themselves given back byte for byte with
+the standard tags added (the formats: :mod:`ddsolver.formats.table`).
 
 Large files stream: boards are read a chunk at a time, solved on ``--jobs`` threads (one
 solver each), and written in board order as they finish (:func:`ddsolver.boards.solve_boards`),
@@ -30,10 +30,12 @@ examples:
   ddsolver table big.pbn --format csv -o big.csv --db big.sqlite --resume   # after Ctrl-C
 
 Par is worked out for every full deal from its Dealer and Vulnerable tags (or, without
-them, from the board number).  --format pbn writes the input back with the standard
-OptimumResultTable, OptimumScore ("NS 620", "EW 100") and ParContract tags added; other
-tags, sections, comments and the layout of the file are kept, and a game that cannot be
-read or solved is written back as it was, without the new tags.
+them, from the board number).  --format pbn gives each input file back byte for byte
+(line ends, encoding, comments, % lines, "#" values as they were) with only the standard
+OptimumResultTable, OptimumScore ("NS 620", "EW 100") and ParContract tags added, or
+replaced in place; a game that cannot be read or solved is written back as it was.  A
+board repeated at several tables (with its Deal or without) is solved once and every
+table tagged; the summary counts boards, deals and tables apart.
 
 With --db FILE every table is saved in FILE as soon as it is solved, and deals already
 in FILE are not solved again: after Ctrl-C (exit status 130), SIGTERM (143) or a crash,
@@ -69,10 +71,10 @@ def add_parser(commands: argparse._SubParsersAction,
 def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver table`` on parsed arguments; the exit status."""
     writer_class = WRITERS[args.format]
-    with Batch(args, args.output) as batch:
+    with Batch(args, args.output, binary=writer_class.binary) as batch:
         inputs = Inputs(args.files, batch.report, warn=batch.warn,
                         keep_unsolvable=writer_class.keeps_unsolvable)
-        writer = writer_class(batch.out, inputs)
+        writer = writer_class(batch.bout if writer_class.binary else batch.out, inputs)
 
         def write(item: Solved) -> None:
             board, table = item.board, item.table

@@ -193,7 +193,8 @@ def _par_html(result: ParResult | None) -> str:
 
 class HtmlReport:
     """Writes the report a board at a time: :meth:`begin`, :meth:`board` per board,
-    :meth:`end`."""
+    :meth:`end`.  The caller gives each deal once (one diagram per distinct deal, not per
+    table); element ids stay unique when a board number comes twice."""
 
     def __init__(self, out: TextIO, title: str, subtitle: str):
         self.out = out
@@ -202,6 +203,7 @@ class HtmlReport:
         self.source: str | None = None
         self.many_files = False
         self.count = 0
+        self._ids: set[str] = set()  # the element ids given, each once
 
     def begin(self, many_files: bool) -> None:
         self.many_files = many_files
@@ -219,13 +221,24 @@ class HtmlReport:
         if self.many_files and board.source != self.source:
             self.out.write(f'<h2 class="file">{_esc(board.source)}</h2>\n')
         self.source = board.source
-        number = "" if board.number is None else f' id="board-{board.number}"'
+        number = "" if board.number is None else f' id="{self._id(board.number)}"'
         hands = "".join(_hand_html(deal, seat) for seat in Seat)
         self.out.write(
             f'<section class="board"{number} data-source="{_esc(where(board.source, board.line))}">'
             f'<div class="diagram">{_info_html(board)}{hands}{_compass_html(board)}'
             f"{_table_html(table, deal.cards_per_hand)}</div>{_par_html(par)}</section>\n")
         self.count += 1
+
+    def _id(self, number: int) -> str:
+        """``board-3``; ``board-3-2``, ``board-3-3``... for a board number met again (in
+        another file, or a deal that is not the board's first): an id names one element."""
+        name = f"board-{number}"
+        k = 1
+        while name in self._ids:
+            k += 1
+            name = f"board-{number}-{k}"
+        self._ids.add(name)
+        return name
 
     def end(self, failed: int, problems: Sequence[str] = (), without_par: int = 0) -> None:
         """Close the page.  ``problems`` are the messages reported on the way

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from cardgames import pbn
 from cardgames.cards import Seat
@@ -48,8 +48,11 @@ class TableWriter:
     #: Whether the writer wants the games that cannot be solved too (to write them back):
     #: the reader is made with ``keep_unsolvable`` set to this.
     keeps_unsolvable = False
+    #: Whether the writer writes bytes (to a binary ``out``) rather than text.
+    binary = False
+    out: TextIO
 
-    def __init__(self, out: TextIO, inputs: Inputs):
+    def __init__(self, out: Any, inputs: Inputs):
         self.out = out
         self.inputs = inputs
 
@@ -142,84 +145,49 @@ class JsonWriter(TableWriter):
 
 
 class PbnWriter(TableWriter):
-    """The input games written back, with ``OptimumResultTable`` (every solved board),
-    ``OptimumScore`` and ``ParContract`` (full deals whose par is known) added, or
-    replaced where the game had them.  Everything else is kept as read: the other tags,
-    their sections and comments, the comments between games, the top of the first input
-    file (its directives and the empty lines around them), each file's closing comments
-    and the empty lines that end the last one.  ``#`` inheritance is written resolved.
-    A game that cannot be solved is written back without the new tags, and one that
-    does not read at all (a syntax error) exactly as it stood in the file; both are
-    reported, as they are with every format."""
+    """The input files given back, each in turn, byte for byte, with ``OptimumResultTable``
+    (every solved board), ``OptimumScore`` and ``ParContract`` (full deals whose par is
+    known) added, or replaced in place where the game had them
+    (:func:`cardgames.pbn.write_back`).  Every other byte stays as it was and where it was:
+    line ends (CRLF, LF, mixed), encoding (a Latin-1 file stays Latin-1), escapes, ``#``
+    values, comments, ``%`` lines, empty lines.  A game that cannot be solved, or does not
+    read at all, is written back exactly as it was (both are reported, as they are with
+    every format).  Writes bytes: ``out`` is a binary stream."""
 
     keeps_unsolvable = True
+    binary = True
+    out: BinaryIO  # type: ignore[assignment]
 
     def begin(self) -> None:
-        self.source: str | None = None
-        self.started = False
-        self.gap = False  # something was written after which an empty line is due
-        self.last: str | None = None  # the file of the last thing written
+        self.file: int | None = None  # the input file whose games are being written
 
-    def _put(self, text: str, source: str) -> None:
-        """Write a game or a block of comments (``text`` ends with a newline), after the
-        empty line that separates it from what came before."""
-        if self.gap:
-            self.out.write("\n")
-        self.out.write(text)
-        self.gap = True
-        self.last = source
-
-    def _start(self, source: str) -> None:
-        # The top of the file as it was: its directives and empty lines; directives met
-        # later in the first game go after the others.
-        lines = list(self.inputs.heads.get(source) or [])
-        directives = self.inputs.directives.get(source) or []
-        at_top = [i for i, line in enumerate(lines) if line.startswith("%")]
-        later = directives[len(at_top):]
-        if not at_top:
-            lines[:0] = later or list(pbn.DEFAULT_DIRECTIVES)
-        elif later:
-            lines[at_top[-1] + 1:at_top[-1] + 1] = later
-        self.out.write("".join(line + "\n" for line in lines))
-        self.started = True
-
-    def _close_through(self, stop: int) -> None:
-        """Write the closing comments of the files from the current one up to, not
-        including, ``self.inputs.paths[stop]`` (files without a game included)."""
-        paths = self.inputs.paths
-        start = paths.index(self.source) if self.source in paths else 0
-        for path in paths[start:stop]:
-            blocks = self.inputs.epilogues.get(path) or []
-            if blocks:
-                self._put("\n\n".join(blocks) + "\n", path)
+    def _through(self, file: int) -> None:
+        """Finish the files before ``file`` (the one being written and any without a game:
+        their bytes after the last game, the whole file for one without games)."""
+        start = 0 if self.file is None else self.file
+        for done in range(start, file):
+            self.out.write(self.inputs.tail(done))
+        self.file = file
 
     def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
-        if not self.started:
-            self._start(board.source)
-            self.source = self.inputs.paths[0]
-        if board.source != self.source:
-            self._close_through(self.inputs.paths.index(board.source))
-            self.source = board.source
+        if board.file != self.file:
+            self._through(board.file)
         game = board.game
-        if game is None:  # did not read: its text as it was (reported already)
-            if board.raw is not None:
-                self._put(board.raw, board.source)
+        if game is None:  # did not read: its bytes as they were (reported already)
+            self.out.write(board.original or b"")
             return
+        tags: list[pbn.Tag] = []
         if table is not None:
-            # Appended in this order where absent: the two one-line tags, then the table.
+            # Added in this order where absent: the two one-line tags, then the table.
             if par is not None:
-                game.set_tag("OptimumScore", optimum_score_tag(par))
-                game.set_tag("ParContract", par_contract_tag(par))
-            game.set_section("OptimumResultTable", RESULT_TABLE_HEADER,
-                             result_table_lines(table))
-        self._put(game.to_pbn(), board.source)
+                tags += [pbn.Tag("OptimumScore", optimum_score_tag(par)),
+                         pbn.Tag("ParContract", par_contract_tag(par))]
+            tags.append(pbn.Tag("OptimumResultTable", RESULT_TABLE_HEADER,
+                                tuple(result_table_lines(table))))
+        self.out.write(pbn.write_back(game, tags))
 
     def end(self) -> None:
-        if not self.started:  # no game at all: the directives and comments still go out
-            self._start(self.inputs.paths[0] if self.inputs.paths else "")
-        self._close_through(len(self.inputs.paths))
-        if self.last is not None:  # end as the file of the last game or comments ended
-            self.out.write("\n" * self.inputs.blank_lines_at_end(self.last))
+        self._through(len(self.inputs.paths))
 
 
 #: The writer of each ``--format``.

@@ -493,7 +493,7 @@ def test_cli_pbn_file_reports_bad_boards_and_goes_on(capsys, tmp_path):
     status = main([str(path), "--samples", "2", "--seed", "1", "--quiet", "--format", "json"])
     captured = capsys.readouterr()
     assert status == 1
-    assert f"{path}:6: no declarer" in captured.err
+    assert f"{path}:6: board 2: no declarer; board skipped" in captured.err
     data = json.loads(captured.out)
     [item] = data["boards"]
     assert data["leaders"] == []  # no Play or Lead tag: no lead made at the table
