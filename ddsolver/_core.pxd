@@ -118,6 +118,12 @@ cdef inline Trick *current_trick(Ctx *c) noexcept nogil:
     return &c.tricks[c.tricks_left]
 
 
+cdef inline bint plays_as_notrump(Ctx *c) noexcept nogil:
+    """No-trump, or a trump contract whose trumps are all gone (none in a hand or on the
+    table): nobody can ruff any more, so the no-trump reasoning holds."""
+    return c.trump == NOTRUMP or c.rem[c.trump] == 0
+
+
 # The stages of a trick, by the number of cards already played to it: move ordering
 # weighs the lead and each following hand by its own rules.
 cdef enum:

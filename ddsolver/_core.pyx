@@ -248,6 +248,19 @@ cdef class Core:
             result = mtd(self.c, guess)
         return result, ns_won, self.c.tricks_left
 
+    def quick_tricks(self, tuple hands, int trump, int leader, int need=13):
+        """The search's quick-trick count at the start of a trick (for tests): tricks the
+        side on lead is sure to cash, counted up to ``need``, and the ranks it relied on
+        (4 rank masks, suits S H D C).  ``(count, [mask, ...])``."""
+        cdef uint16_t hm[16]
+        cdef uint16_t dec[4]
+        cdef int n, ns_won = 0, q
+        n = self._load_hands(hands, hm)
+        with nogil:
+            load_position(self.c, hm, trump, leader, n, NULL, 0, &ns_won)
+            q = quick_tricks(self.c, dec, need)
+        return q, [dec[0], dec[1], dec[2], dec[3]]
+
     def reaches(self, tuple hands, int trump, int leader, bytes played=b"", int target=7):
         """One null-window search: can North-South take at least ``target`` tricks from
         the current point (the trick in progress counted)?"""

@@ -88,7 +88,7 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     cdef uint32_t opp
     # No-trump only: with trumps, a hand out of the suit holding only trumps would have
     # to ruff its partner's winner and take the lead (measured: a wrong table).
-    if n >= need or c.trump != NOTRUMP or not SPLIT_SUITS:
+    if n >= need or not plays_as_notrump(c) or not SPLIT_SUITS:
         return n
     for s in range(4):
         if c.hand[seat][s] == 0 or c.hand[pard][s] == 0:
@@ -127,8 +127,11 @@ cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
     hand follows low (if even its lowest card is higher, it wins the trick and leads
     next); with no winner left it leads low to the other hand's lowest winner, which goes
     on.  A winner is a card above every card the opponents hold in the suit while
-    they still have one; once both are out, every card wins.  ``low`` gets the lowest
-    card that won by rank (16: none): the ranks relied on are the top ones down to it."""
+    they still have one; once both are out, every round wins as long as the hand on lead
+    has a card (counted: the rounds both hands can play, or all the lead's cards if the
+    other hand has none).  ``low`` gets the lowest card
+    led or won with by rank (16: none): the ranks relied on are the top ones down to
+    it, so the count holds for every position that agrees with this one on them."""
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, rounds = 0, opp_rounds, r, tricks = 0, low_y
     cdef uint32_t x = c.hand[seat][s], y = c.hand[seat ^ 2][s], tmp, wx, wy, above
     cdef uint32_t opp = c.hand[lho][s] | c.hand[rho][s]
@@ -139,20 +142,29 @@ cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
     low[0] = 16
     while x:
         if rounds >= opp_rounds:
-            wx = x
-            wy = y
-        else:
-            wx = x & above
-            wy = y & above
+            # The opponents are out: every card wins.  Which hand wins each round (and
+            # leads the next) depends on ranks the count does not rely on; sure are the
+            # rounds in which both hands still have a card, or all of the lead's cards
+            # when the other hand has none.
+            r = dd_popcount(x)
+            if y and dd_popcount(y) < r:
+                r = dd_popcount(y)
+            tricks += r
+            break
+        wx = x & above
+        wy = y & above
         if wx:
             r = dd_hibit(wx)
             x ^= (<uint32_t>1) << r
+            # Relied on: the card led is above the opponents' and (below) how it
+            # compares with the other hand's lowest card.
+            if r < low[0]:
+                low[0] = r
             if y:
                 low_y = dd_lobit(y)
                 y ^= (<uint32_t>1) << low_y
                 if low_y > r:
                     # The other hand's lowest card overtakes: it wins, and leads next.
-                    r = low_y
                     tmp = x
                     x = y
                     y = tmp
@@ -160,13 +172,13 @@ cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
             x ^= (<uint32_t>1) << dd_lobit(x)
             r = dd_lobit(wy)
             y ^= (<uint32_t>1) << r
+            if r < low[0]:
+                low[0] = r
             tmp = x
             x = y
             y = tmp
         else:
             break
-        if rounds < opp_rounds and r < low[0]:
-            low[0] = r
         tricks += 1
         rounds += 1
     return tricks

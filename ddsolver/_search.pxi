@@ -179,14 +179,14 @@ cdef int search(Ctx *c, int target) noexcept nogil:
         c.trick_nodes[c.tricks_left] += 1
 
     if pos > LEAD and (target == 1 or target == c.tricks_left
-                    or (pos == SECOND_HAND and c.trump == NOTRUMP)):
+                    or (pos == SECOND_HAND and plays_as_notrump(c))):
         # Step 2a. A side sure to win this trick (and, at the second card in
         # no-trump, the tricks it cashes next) has all it needs, or denies the
         # other side all it needs.
         i = trick_sure_side(c, pos, decisive)
         if i >= 0:
             sure = 1
-            if pos == SECOND_HAND and c.trump == NOTRUMP and i == ((c.leader + 1) & 1):
+            if pos == SECOND_HAND and plays_as_notrump(c) and i == ((c.leader + 1) & 1):
                 sure += nt_second_hand_extra(c, decisive)
             if i == 0 and target <= sure:
                 return sure
@@ -218,7 +218,7 @@ cdef int search(Ctx *c, int target) noexcept nogil:
             # The side on lead needs every trick.
             if i == 0 and must_lose_trick(c, decisive):
                 return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
-            if c.trump == NOTRUMP and defence_sure_trick_nt(c, decisive):
+            if plays_as_notrump(c) and defence_sure_trick_nt(c, decisive):
                 return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
 
         if c.trump != NOTRUMP:

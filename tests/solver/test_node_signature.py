@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-SIGNATURE = 27625518
+SIGNATURE = 27408512
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "signature.py"
 

@@ -1,0 +1,96 @@
+"""The search's quick-trick count against the brute-force minimax.
+
+A quick-trick count at the start of a trick is a claim: the side on lead takes at least
+that many tricks, in this position *and in every position that agrees with it on the
+ranks it relied on* (the transposition table stores the result for all of them).  Both
+halves are checked on random small endings (minimax values from :mod:`cardgames.minimax`):
+the count never exceeds the side's tricks in the position, nor in positions made from it by
+dealing the cards below the relied-on ranks of each suit anew among the hands (each hand
+keeping its length in the suit).  Mostly no-trump, where the count is strongest (a suit whose
+winners are split between the hands), some with trumps, and some trump contracts whose
+trumps are all gone (counted as no-trump).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardgames.cards import Seat, Strain
+from cardgames.hands import Deal
+from cardgames.minimax import alphabeta, random_ending
+from cardgames.play import Position
+from ddsolver import _core
+
+BATCHES = 6
+PER_BATCH = 150
+
+
+def _masks(deal: Deal) -> tuple[int, ...]:
+    return tuple(m for hand in deal.hands for m in hand.masks)
+
+
+def _deal(masks: tuple[int, ...]) -> Deal:
+    """The deal of 16 rank masks ([seat][suit])."""
+    hands = []
+    for seat in range(4):
+        suits = []
+        for s in range(4):
+            m = masks[4 * seat + s]
+            suits.append("".join("23456789TJQKA"[r - 2] for r in range(14, 1, -1) if (m >> r) & 1))
+        hands.append(".".join(suits))
+    return Deal.from_pbn("N:" + " ".join(hands))
+
+
+def _side_tricks(masks: tuple[int, ...], trump: int, leader: int) -> int:
+    """Tricks the side on lead takes with best play (the minimax)."""
+    deal = _deal(masks)
+    ns = alphabeta(Position(deal, Strain(trump), Seat(leader)))
+    n = sum(bin(m).count("1") for m in masks[:4])
+    return ns if leader % 2 == 0 else n - ns
+
+
+def _agreeing(masks: tuple[int, ...], relied: list[int], rng: random.Random) -> tuple[int, ...]:
+    """A position agreeing with ``masks`` on the top cards of each suit down to the lowest
+    relied-on rank; the cards below are dealt anew, every hand keeping its length."""
+    out = [[0] * 4 for _ in range(4)]
+    for s in range(4):
+        cards = sorted(((r, seat) for seat in range(4) for r in range(2, 15)
+                        if (masks[4 * seat + s] >> r) & 1), reverse=True)
+        low = (relied[s] & -relied[s]).bit_length() - 1 if relied[s] else 99
+        top = [(r, seat) for r, seat in cards if r >= low]
+        rest = cards[len(top):]
+        owners = [seat for _, seat in rest]
+        rng.shuffle(owners)
+        for r, seat in top:
+            out[seat][s] |= 1 << r
+        for (r, _), seat in zip(rest, owners):
+            out[seat][s] |= 1 << r
+    return tuple(out[seat][s] for seat in range(4) for s in range(4))
+
+
+@pytest.mark.parametrize("batch", range(BATCHES))
+def test_quick_tricks_are_sure_tricks(batch):
+    rng = random.Random(9000 + batch)
+    core = _core.Core(4)
+    wrong = []
+    for _ in range(PER_BATCH):
+        n = rng.randrange(2, 5)
+        deal = random_ending(rng, n)
+        masks = _masks(deal)
+        roll = rng.random()
+        if roll < 0.7:
+            trump = 4
+        else:
+            trump = rng.randrange(4)
+        leader = rng.randrange(4)
+        count, relied = core.quick_tricks(masks, trump, leader, n)
+        if count == 0:
+            continue
+        for variant in (masks, _agreeing(masks, relied, rng), _agreeing(masks, relied, rng)):
+            exact = _side_tricks(variant, trump, leader)
+            if count > exact:
+                wrong.append((_deal(variant).to_pbn(), trump, leader, count, exact,
+                              deal.to_pbn(), relied))
+    assert not wrong, "\n".join(map(str, wrong[:10]))
