@@ -32,7 +32,7 @@ from cardgames.hands import Deal
 from cardgames.play import Position
 
 from .errors import IllegalPlayError, ParseError
-from .solver import DEFAULT_TT_MB, Solver, _deal, _default_solver
+from .solver import DEFAULT_TT_MB, Solver, as_deal, thread_solver
 
 __all__ = ["CostlyCard", "PlayAnalysis", "analyse_play"]
 
@@ -147,7 +147,7 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
     :raises IllegalPlayError: for a card not held by the player to move, or a revoke; the
         message names the card and its place in the play.
     """
-    d = _deal(deal)
+    d = as_deal(deal)
     try:
         trumps = Strain.parse(strain)
     except ParseError as err:
@@ -158,7 +158,7 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
         raise ParseError(f"leader: {err.message}", err.text) from None
     cards = _check_play(d, trumps, lead, played).played
     if solver is None:
-        solver = _default_solver(tt_mb)
+        solver = thread_solver(tt_mb)
 
     declarer = lead.rho
     # One pass over the play in the core (not one replay per card): North-South's tricks

@@ -80,7 +80,7 @@ from cardgames.sampling import Sampler, check_seed
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, imps, score
 
 from .pool import SolverPool
-from .solver import DEFAULT_TT_MB
+from .solver import DEFAULT_TT_MB, check_jobs
 
 __all__ = ["LeadRow", "LeadReport", "TableLead", "analyse_leads", "summarise_leads",
            "lead_groups", "table_lead", "seat_acceptance", "breaks", "CRITERIA", "Z95"]
@@ -774,6 +774,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     :raises DealError: the known cards clash.
     :raises ValueError: bad samples, jobs, batch, min_samples, criterion, seed, z, stop_z,
         max_seconds.
+    :raises TypeError: ``jobs`` not an int (checked by :func:`~ddsolver.solver.check_jobs`,
+        as everywhere).
     """
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
     if len(h) != 13:
@@ -786,7 +788,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     seed = check_seed(seed)
     if seed is None:
         seed = draw_seed()
-    for name, v in (("samples", samples), ("jobs", jobs), ("batch", batch)):
+    jobs = check_jobs(jobs)
+    for name, v in (("samples", samples), ("batch", batch)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a whole number of at least 1, got {v!r}")
     for name, x in (("z", z), ("stop_z", stop_z)):

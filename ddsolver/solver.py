@@ -38,7 +38,7 @@ from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
 
 __all__ = ["DDTable", "Solver", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores",
            "DEFAULT_TT_MB", "MAX_TT_MB", "STRAIN_ORDER", "check_tt_mb", "check_jobs",
-           "default_jobs"]
+           "default_jobs", "as_deal", "thread_solver"]
 
 #: Transposition-table size, in MB, of a :class:`Solver` made without one.
 DEFAULT_TT_MB = 64
@@ -165,7 +165,7 @@ def _strain(value: StrainLike) -> Strain:
         raise ParseError(f"strain: {err.message}", err.text) from None
 
 
-def _deal(deal: DealLike) -> Deal:
+def as_deal(deal: DealLike) -> Deal:
     """A complete deal (or ending) whose hands hold equal numbers of cards."""
     if isinstance(deal, str):
         deal = Deal.from_pbn(deal)
@@ -239,7 +239,7 @@ class Solver:
         """
         st = _strain(strain)
         decl = _seat(declarer, "declarer")
-        d = _deal(deal)
+        d = as_deal(deal)
         ns, _, _ = self._core.solve(_masks(d), int(st), int(decl.lho))
         return ns if decl.is_ns else d.cards_per_hand - ns
 
@@ -259,7 +259,7 @@ class Solver:
         """
         st = _strain(strain)
         lead = _seat(leader, "leader")
-        d = _deal(deal)
+        d = as_deal(deal)
         position = _position(d, st, lead, played)
         ns, _, _ = self._core.solve(_masks(d), int(st), int(lead), _played_bytes(position))
         return ns
@@ -277,7 +277,7 @@ class Solver:
         """
         st = _strain(strain)
         lead = _seat(leader, "leader")
-        d = _deal(deal)
+        d = as_deal(deal)
         position = _position(d, st, lead, played)
         return self._core.play_trace(_masks(d), int(st), int(lead), _played_bytes(position))
 
@@ -299,7 +299,7 @@ class Solver:
         """
         st = _strain(strain)
         lead = _seat(leader, "leader")
-        d = _deal(deal)
+        d = as_deal(deal)
         position = _position(d, st, lead, played)
         if position.is_terminal:
             done = (f"all {d.cards_per_hand} tricks have been played" if d.cards_per_hand
@@ -323,7 +323,7 @@ class Solver:
         :raises DealError: if a hand is unknown or the hands are unequal.
         :raises ParseError: for a malformed PBN deal string.
         """
-        return self._table(_masks(_deal(deal)))
+        return self._table(_masks(as_deal(deal)))
 
     def _table(self, masks: tuple[int, ...]) -> DDTable:
         by_strain = self._core.dd_table(masks)  # [strain][declarer]
@@ -368,7 +368,7 @@ class Solver:
 _default_pools: dict[int, SolverPool] = {}
 
 
-def _default_solver(tt_mb: int) -> Solver:
+def thread_solver(tt_mb: int) -> Solver:
     """This thread's solver of ``tt_mb`` MB (kept between calls so its table is reused)."""
     pool = _default_pools.get(tt_mb)
     if pool is None:
@@ -386,7 +386,7 @@ def solve(deal: DealLike, strain: StrainLike, declarer: SeatLike, *,
     :raises DealError: if a hand is unknown or the hands are unequal.
     :raises ParseError: for a bad strain or seat, or a malformed PBN deal string.
     """
-    return _default_solver(tt_mb).solve(deal, strain, declarer)
+    return thread_solver(tt_mb).solve(deal, strain, declarer)
 
 
 def dd_table(deal: DealLike, *, tt_mb: int = DEFAULT_TT_MB) -> DDTable:
@@ -395,7 +395,7 @@ def dd_table(deal: DealLike, *, tt_mb: int = DEFAULT_TT_MB) -> DDTable:
     :raises DealError: if a hand is unknown or the hands are unequal.
     :raises ParseError: for a malformed PBN deal string.
     """
-    return _default_solver(tt_mb).dd_table(deal)
+    return thread_solver(tt_mb).dd_table(deal)
 
 
 def card_scores(deal: DealLike, strain: StrainLike, leader: SeatLike,
@@ -409,7 +409,7 @@ def card_scores(deal: DealLike, strain: StrainLike, leader: SeatLike,
     :raises IllegalPlayError: for an illegal card in ``played`` (named, with its place).
     :raises PlayOverError: if every card has been played.
     """
-    return _default_solver(tt_mb).card_scores(deal, strain, leader, played)
+    return thread_solver(tt_mb).card_scores(deal, strain, leader, played)
 
 
 def check_tt_mb(tt_mb: object) -> int:
@@ -448,7 +448,7 @@ def check_jobs(jobs: int | None) -> int:
 def _batch_masks(index: int, deal: DealLike) -> tuple[int, ...]:
     """Check one deal of a batch; errors say which deal (0-based index) was bad."""
     try:
-        return _masks(_deal(deal))
+        return _masks(as_deal(deal))
     except ParseError as err:
         raise ParseError(f"deal at index {index}: {err.message}", err.text,
                          err.position) from None
