@@ -94,6 +94,7 @@ cdef struct Ctx:
     uint32_t seq[4]          # owners of the cards in rem, as in a TT entry (kept up to date
                              # at trick boundaries; a card on the table counts for its player)
     int ply                  # depth from the root of this search
+    int etc_min_tricks       # probe_leads at trick starts with at least this many tricks left
     Frame frames[MAXPLY]     # per-ply move lists and results, preallocated
     uint16_t cutoff[1 << CUTOFF_BITS]   # the cut-off cache: by a hash of the leader's
                              # hand (see cutoff_slot), the lead that last caused a cut-off

@@ -108,6 +108,7 @@ cdef void load_position(Ctx *c, uint16_t *hands, int trump, int leader, int n,
     c.pos = 0
     c.tricks_left = n
     c.ply = 0
+    c.etc_min_tricks = ETC_MIN_TRICKS
     c.lenkey = make_lenkey(c)
     make_seq(c, c.seq)
     ns_won[0] = 0
@@ -346,6 +347,7 @@ cdef class Core:
         n = self._load_hands(hands, hm)
         with nogil:
             load_position(c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
+            c.etc_min_tricks = ETC_SCORES_MIN_TRICKS
             pos = c.pos
             seat = (c.leader + pos) & 3
             total = c.tricks_left

@@ -97,6 +97,7 @@ cdef int last_trick(Ctx *c, uint16_t *decisive) noexcept nogil:
 
 cdef enum:
     ETC_MIN_TRICKS = 11      # probe_leads at trick starts with at least this many tricks left
+    ETC_SCORES_MIN_TRICKS = 14   # ... when scoring every card (Core.card_scores)
     ETC_BONUS = 1000         # weight added to a lead whose likely trick reaches a deciding entry
 
 
@@ -241,7 +242,7 @@ cdef int search(Ctx *c, int target) noexcept nogil:
     seat = (c.leader + pos) & 3
     maxnode = (seat & 1) == 0
     gen_moves(c, f, seat, pos)
-    if pos == LEAD and c.tricks_left >= ETC_MIN_TRICKS and f.nmoves > 1:
+    if pos == LEAD and c.tricks_left >= c.etc_min_tricks and f.nmoves > 1:
         probe_leads(c, f, seat, target)
     # MAX keeps the best value of its moves, MIN the worst.
     value = -1 if maxnode else 99
