@@ -47,7 +47,7 @@ cdef struct Frame:
 # reads a few contiguous cache lines instead of chasing a pointer per entry.
 cdef enum:
     TT_BLOCK = 8
-    TT_CHAIN = 16            # blocks a key may chain; then its oldest block is reused, so
+    TT_CHAIN = 32            # blocks a key may chain; then its oldest block is reused, so
                              # a probe never scans more than TT_CHAIN * TT_BLOCK entries
 
 cdef struct TTEntry:
