@@ -24,7 +24,7 @@ card 4 (trick 1): W played SK, declarer's side lost 1 trick
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from cardgames.cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
@@ -34,7 +34,7 @@ from cardgames.play import Position
 from .errors import IllegalPlayError, ParseError
 from .solver import DEFAULT_TT_MB, Solver, as_deal, thread_solver
 
-__all__ = ["CostlyCard", "PlayAnalysis", "analyse_play"]
+__all__ = ["CostlyCard", "PlayAnalysis", "analyse_play", "analysis_of_trace"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +166,17 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
     ns_totals = solver.play_trace(d, trumps, lead, cards)
     total = d.cards_per_hand
     tricks = [ns if declarer.is_ns else total - ns for ns in ns_totals]
-    position = Position(d, trumps, lead)
+    return analysis_of_trace(d, trumps, lead, cards, tricks)
+
+
+def analysis_of_trace(deal: Deal, strain: Strain, leader: Seat, cards: Sequence[Card],
+                      tricks: list[int]) -> PlayAnalysis:
+    """The analysis of a legal play from its trace: ``tricks`` holds declarer's side's
+    double-dummy tricks before the first card and after each card (as
+    :meth:`Solver.play_trace` gives them, seen from declarer's side); the costly cards are
+    the ones that moved them against the side that played them."""
+    declarer = leader.rho
+    position = Position(deal, strain, leader)
     errors: list[CostlyCard] = []
     for i, card in enumerate(cards):
         seat = position.to_move
@@ -176,4 +186,4 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
         cost = before - after if declaring else after - before
         if cost > 0:
             errors.append(CostlyCard(i, i // 4 + 1, seat, card, declaring, cost, before, after))
-    return PlayAnalysis(d, trumps, lead, cards, tricks, errors)
+    return PlayAnalysis(deal, strain, leader, tuple(cards), list(tricks), errors)

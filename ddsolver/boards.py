@@ -29,7 +29,7 @@ from cardgames.hands import Deal
 from cardgames.play import Position
 from cardgames.scoring import Contract, Vulnerability, board_dealer, board_vulnerability
 
-from .analysis import CostlyCard, PlayAnalysis, analyse_play
+from .analysis import PlayAnalysis, analyse_play, analysis_of_trace
 from .par import ParResult, par
 from .pool import SolverPool
 from .solver import DEFAULT_TT_MB, DDTable, check_jobs, iter_dd_tables
@@ -459,27 +459,13 @@ def trace_key(board: PlayedBoard) -> TraceKey:
 
 
 def analysis_from_trace(board: PlayedBoard, tricks: list[int]) -> PlayAnalysis:
-    """The analysis of a board rebuilt from its stored trace: the costly cards are the
-    ones that moved declarer's side's double-dummy tricks against their own side, as
-    :func:`ddsolver.analysis.analyse_play` finds them."""
+    """The analysis of a board rebuilt from its stored trace (declarer's side's tricks
+    before the first card and after each card)."""
     game = board.game
-    deal = game.deal
     contract = board.contract
-    declarer = contract.declarer
-    assert deal is not None and declarer is not None
-    leader = declarer.lho
-    cards = tuple(game.play)
-    position = Position(deal, contract.strain, leader)
-    errors: list[CostlyCard] = []
-    for i, card in enumerate(cards):
-        seat = position.to_move
-        position.play(card)
-        before, after = tricks[i], tricks[i + 1]
-        declaring = seat.is_ns == declarer.is_ns
-        cost = before - after if declaring else after - before
-        if cost > 0:
-            errors.append(CostlyCard(i, i // 4 + 1, seat, card, declaring, cost, before, after))
-    return PlayAnalysis(deal, contract.strain, leader, cards, list(tricks), errors)
+    assert game.deal is not None and contract.declarer is not None
+    return analysis_of_trace(game.deal, contract.strain, contract.declarer.lho,
+                             tuple(game.play), tricks)
 
 
 @dataclass(frozen=True, slots=True)
