@@ -703,12 +703,5 @@ def run(args: argparse.Namespace) -> int:
         # Ctrl-C or SIGTERM: nothing is kept between runs, so there is nothing to resume.
         print(f"{_PROG}: interrupted", file=sys.stderr)
         return INTERRUPTED
-    except BrokenPipeError:
-        # The reader went away (`ddsolver leads ... | head`): stop quietly.
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        return FAILED
     finally:
         close_files()
