@@ -3,9 +3,6 @@
 # must lose, top trumps that win in the end) and, inside a trick, the side sure to
 # win it.  Each sets the ranks it relied on, for the transposition table.
 
-cdef enum:
-    SPLIT_SUITS = 1          # quick tricks count suits whose winners are split between the hands
-
 cdef inline bint runs_whole_suit(Ctx *c, int seat, int s) noexcept nogil:
     """Does ``seat`` hold at least as many of the top cards of ``s`` (in a row) as
     any other hand holds cards of ``s``?  Then leading them from the top takes every
@@ -85,17 +82,12 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     cdef int n = quick_tricks_own_or_partner(c, decisive, need)
     cdef int seat = c.leader, pard = c.leader ^ 2, s, k, other, low
     cdef uint16_t dec[4]
-    cdef uint32_t opp
     # No-trump only: with trumps, a hand out of the suit holding only trumps would have
     # to ruff its partner's winner and take the lead (measured: a wrong table).
-    if n >= need or not plays_as_notrump(c) or not SPLIT_SUITS:
+    if n >= need or not plays_as_notrump(c):
         return n
     for s in range(4):
         if c.hand[seat][s] == 0 or c.hand[pard][s] == 0:
-            continue
-        # Unless partner holds a winner too, the leader's own count has the suit.
-        opp = c.hand[(seat + 1) & 3][s] | c.hand[(seat + 3) & 3][s]
-        if opp and dd_hibit(c.hand[pard][s]) < dd_hibit(opp):
             continue
         k = split_suit_tricks(c, seat, s, &low)
         if k == 0:
@@ -122,7 +114,9 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
 
 
 cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
-    """No-trump: the tricks the side on lead takes in suit ``s`` led by ``seat``, playing
+    """No-trump, both hands of the side holding ``s``: the tricks the side on lead takes in
+    suit ``s`` led by ``seat`` (0 unless partner holds a winner: then the leader's own count
+    has the suit), playing
     winners while it has them: the hand on lead cashes its highest winner and the other
     hand follows low (if even its lowest card is higher, it wins the trick and leads
     next); with no winner left it leads low to the other hand's lowest winner, which goes
@@ -138,8 +132,11 @@ cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
     opp_rounds = dd_popcount(c.hand[lho][s])
     if dd_popcount(c.hand[rho][s]) > opp_rounds:
         opp_rounds = dd_popcount(c.hand[rho][s])
-    above = ~((<uint32_t>2 << dd_hibit(opp)) - 1) if opp else 0xFFFF
     low[0] = 16
+    if opp and dd_hibit(y) < dd_hibit(opp):
+        # Partner holds no winner: the leader's own count (cash_tricks) has the suit.
+        return 0
+    above = ~((<uint32_t>2 << dd_hibit(opp)) - 1) if opp else 0xFFFF
     while x:
         if rounds >= opp_rounds:
             # The opponents are out: every card wins.  Which hand wins each round (and
