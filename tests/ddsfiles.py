@@ -56,6 +56,20 @@ def shared_data_file(name: str) -> Path:
     return path
 
 
+#: The real PBN files written by other programs (../shared/realpbn, one folder a source).
+REAL_PBN = SHARED_DATA.parent / "realpbn"
+
+
+def real_pbn_files() -> list[Path]:
+    """Every file of the real PBN corpus; if it is missing, fail in CI and skip elsewhere
+    (call it inside a test)."""
+    if not REAL_PBN.is_dir():
+        if IN_CI:
+            pytest.fail(f"{REAL_PBN} is missing; the real PBN corpus is required under CI")
+        pytest.skip(f"{REAL_PBN} is not here (it is the shared corpus of real PBN files)")
+    return sorted(REAL_PBN.glob("*/*.pbn"))
+
+
 def read_reference(path: Path) -> list[dict]:
     """The reference deals, one JSON object per line (blank lines skipped)."""
     with open(path, encoding="utf-8") as f:

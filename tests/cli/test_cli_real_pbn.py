@@ -12,13 +12,13 @@ fixed table (what is checked there is the copy, not the tricks).
 from __future__ import annotations
 
 import io
-import os
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from ddsfiles import REAL_PBN, real_pbn_files
 
 import ddsolver.boards
 from cardgames import pbn
@@ -28,7 +28,7 @@ from ddsolver.formats.tags import optimum_score_tag, par_contract_tag, result_ta
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "data" / "pbn-fidelity"
 TABLES = ROOT / "data" / "tables.pbn"
-REAL = ROOT.parent / "shared" / "realpbn"
+REAL = REAL_PBN
 ADDED = (b"[OptimumScore ", b"[ParContract ", b"[OptimumResultTable ")
 
 
@@ -163,19 +163,11 @@ def test_several_files_are_each_given_back_in_turn(run_cli, tmp_path):
 
 # ---- the real corpus -------------------------------------------------------------------------
 
-def _real_files() -> list[Path]:
-    if not REAL.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{REAL} is missing; the real PBN corpus is required under CI")
-        pytest.skip(f"{REAL} is not here (it is the shared corpus of real PBN files)")
-    return sorted(REAL.glob("*/*.pbn"))
-
-
 SOLVED_FOR_REAL = ("dominicprice__endplay/example1.pbn", "Anakin100100__zaobridge/example.pbn")
 
 
 def test_real_files_solved_for_real_get_the_right_tags(run_cli, tmp_path):
-    files = _real_files()
+    files = real_pbn_files()
     for name in SOLVED_FOR_REAL:
         path = REAL / name
         assert path in files
@@ -193,7 +185,7 @@ def test_real_files_solved_for_real_get_the_right_tags(run_cli, tmp_path):
 
 def test_every_real_file_is_given_back_with_only_the_tags_added(run_cli, tmp_path,
                                                                 monkeypatch):
-    files = _real_files()
+    files = real_pbn_files()
     assert len(files) == 40
     asked = fixed_solver(monkeypatch)
     tagged = 0

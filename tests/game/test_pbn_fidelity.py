@@ -8,11 +8,11 @@ the corpus test reads the 40 real files of ``../shared/realpbn`` when that folde
 from __future__ import annotations
 
 import io
-import os
 import time
 from pathlib import Path
 
 import pytest
+from ddsfiles import REAL_PBN, real_pbn_files
 
 from cardgames import pbn
 from cardgames.cards import Card, Seat
@@ -21,7 +21,7 @@ from cardgames.pbn import Tag, load_path, loads, rewrite, write_back
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "data" / "pbn-fidelity"
-REAL = ROOT.parent / "shared" / "realpbn"
+REAL = REAL_PBN
 
 D1 = "N:872.T9.JT94.9764 AKJT96.762.A2.Q8 .AQJ853.K7653.AK Q543.K4.Q8.JT532"
 D2 = "E:J965.J8.K76.KQ92 A82.QT9.9852.754 KT7.A52.QT43.J86 Q43.K7643.AJ.AT3"
@@ -43,21 +43,13 @@ def _added(game: pbn.Game) -> list[Tag]:
 # The real corpus
 # ---------------------------------------------------------------------------
 
-def _real_files() -> list[Path]:
-    if not REAL.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{REAL} is missing; the real PBN corpus is required under CI")
-        pytest.skip(f"{REAL} is not here (it is the shared corpus of real PBN files)")
-    return sorted(REAL.glob("*/*.pbn"))
-
-
 def _holds_card(game: pbn.Game) -> bool:
     deal = game.tag("Deal") or ""
     return bool(set(deal[2:]) & set("AKQJT98765432"))
 
 
 def test_every_board_of_every_real_file_is_read():
-    files = _real_files()
+    files = real_pbn_files()
     assert len(files) == 40
     boards = 0
     for path in files:
@@ -68,12 +60,12 @@ def test_every_board_of_every_real_file_is_read():
 
 
 def test_every_real_file_round_trips_byte_for_byte():
-    for path in _real_files():
+    for path in real_pbn_files():
         assert _copy(path) == path.read_bytes(), path
 
 
 def test_real_files_with_added_tags_keep_every_line_in_place():
-    for path in _real_files():
+    for path in real_pbn_files():
         original = path.read_bytes()
         copied = _copy(path, _added)
         # Every original line is still there, in order: removing the lines of the three
@@ -100,7 +92,7 @@ def test_real_files_with_added_tags_keep_every_line_in_place():
 
 
 def test_real_files_read_with_validation_report_true_breaks_on_their_lines():
-    for path in _real_files():
+    for path in real_pbn_files():
         reader = load_path(path, strict=False)
         list(reader)
         for err in reader.errors:
