@@ -262,6 +262,22 @@ cdef class Core:
             q = quick_tricks(self.c, dec, need)
         return q, [dec[0], dec[1], dec[2], dec[3]]
 
+    def sure_trump_tricks(self, tuple hands, int trump, int leader, int side):
+        """The search's sure trump tricks for ``side`` (0 North-South, 1 East-West) at the
+        start of a trick (for tests): tricks its top or long trumps win whatever happens,
+        and the ranks relied on.  ``(count, [mask, ...])``."""
+        cdef uint16_t hm[16]
+        cdef uint16_t dec[4]
+        cdef int n, ns_won = 0, q
+        if side not in (0, 1):
+            raise ValueError(f"side must be 0 or 1, got {side}")
+        n = self._load_hands(hands, hm)
+        dec[0] = dec[1] = dec[2] = dec[3] = 0
+        with nogil:
+            load_position(self.c, hm, trump, leader, n, NULL, 0, &ns_won)
+            q = sure_trump_tricks(self.c, side, dec)
+        return q, [dec[0], dec[1], dec[2], dec[3]]
+
     def reaches(self, tuple hands, int trump, int leader, bytes played=b"", int target=7):
         """One null-window search: can North-South take at least ``target`` tricks from
         the current point (the trick in progress counted)?"""

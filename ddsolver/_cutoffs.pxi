@@ -283,7 +283,8 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need, int skip) n
                     j -= 1
                 low = dd_hibit(m)
             total += cnt
-            decisive[s] |= <uint16_t>((<uint32_t>1) << low)
+            if rem & ~mine:
+                decisive[s] |= <uint16_t>((<uint32_t>1) << low)
             if total >= need:
                 return total
     return total
@@ -299,7 +300,7 @@ cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive) noexcept
     trumps wins the trick it is played to, and its hand can play them on different
     tricks (only partner could make it waste one).  Sets ``decisive`` to the ranks relied
     on (none for the second count: suit lengths are in the table key)."""
-    cdef int t = c.trump, r, seat, k = 0, low = 0, n
+    cdef int t = c.trump, r, seat, k = 0, low = 0, n, j
     cdef uint32_t m
     if t == NOTRUMP or c.rem[t] == 0:
         return 0
@@ -319,10 +320,59 @@ cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive) noexcept
             k += 1
             m ^= (<uint32_t>1) << low
     decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
+    if k < 2 and n < 2:
+        j = split_top_trumps(c, side, &low)
+        if j > k and j > n:
+            decisive[t] = <uint16_t>((<uint32_t>1) << low)
+            return j
     if n >= k:
         return n
     decisive[t] = <uint16_t>((<uint32_t>1) << low)
     return k
+
+
+cdef inline int split_top_trumps(Ctx *c, int side, int *low) noexcept nogil:
+    """Trump tricks ``side`` is sure of from the top trumps when no hand of it holds a run
+    of two (DDS's later tricks, as a bound for any target).
+
+    2 if it holds the top two trumps in different hands, one of them with another trump:
+    each wins the trick it is played to, and they need never fall on the same trick (the
+    longer hand plays low, or ruffs with the top one).  1, when the other side is on lead,
+    if it holds the second trump with another one and the top trump sits before it (the
+    second trump's right-hand opponent), or its second and third trumps with the second
+    guarded: until this side wins a trick the other side leads every trick, so the top
+    trump is played before the second trump's hand, which can wait.  (On lead, the hand
+    with the second trump may have to lead from it: measured wrong.)  ``low`` gets the
+    lowest top trump relied on."""
+    cdef int t = c.trump, top, sec, third, qt, qs, q3
+    cdef uint32_t m = c.rem[t]
+    if dd_popcount(m) < 2:
+        return 0
+    top = dd_hibit(m)
+    m ^= (<uint32_t>1) << top
+    sec = dd_hibit(m)
+    qt = holder_of(c, t, top)
+    qs = holder_of(c, t, sec)
+    if (qs & 1) != side:
+        return 0
+    low[0] = sec
+    if (qt & 1) == side:
+        if qt != qs and (dd_popcount(c.hand[qt][t]) > 1 or dd_popcount(c.hand[qs][t]) > 1):
+            return 2
+        return 0
+    if dd_popcount(c.hand[qs][t]) < 2 or (c.leader & 1) == side:
+        return 0
+    if qt == ((qs + 3) & 3):
+        return 1
+    m ^= (<uint32_t>1) << sec
+    if m == 0:
+        return 0
+    third = dd_hibit(m)
+    q3 = holder_of(c, t, third)
+    if (q3 & 1) == side:
+        low[0] = third
+        return 1
+    return 0
 
 
 cdef inline bint must_lose_trick(Ctx *c, uint16_t *decisive) noexcept nogil:
@@ -377,8 +427,12 @@ cdef int trick_sure_side(Ctx *c, int pos, uint16_t *decisive) noexcept nogil:
     relied on (the winning card's; suit lengths are in the table key)."""
     cdef int ls = current_trick(c).suit[0], wp = current_trick(c).winpos[pos], t = c.trump
     cdef int ws = current_trick(c).suit[wp], top = current_trick(c).rank[wp], side = (c.leader + wp) & 1
-    cdef int q, seat, r, best, sides, rside = 0
+    cdef int q, seat, r, best, sides, rside = 0, other = 0
     cdef uint32_t h
+    # Another card of the winning suit already on the trick?
+    for q in range(pos):
+        if q != wp and current_trick(c).suit[q] == ws:
+            other = 1
     if ws == ls:
         # Highest card of the led suit among the winning card and the hands to come.
         for q in range(pos, 4):
@@ -407,17 +461,23 @@ cdef int trick_sure_side(Ctx *c, int pos, uint16_t *decisive) noexcept nogil:
                 if sides == 3:
                     decisive[t] |= <uint16_t>(1 << best)
                 return rside
-        decisive[ls] |= <uint16_t>(1 << top)
+        for q in range(pos, 4):
+            if c.hand[(c.leader + q) & 3][ls]:
+                other = 1
+        if other:
+            decisive[ls] |= <uint16_t>(1 << top)
         return side
     # The trick has been ruffed: only hands void in the led suit can overruff.
     for q in range(pos, 4):
         seat = (c.leader + q) & 3
         if c.hand[seat][ls] == 0 and c.hand[seat][t] != 0:
             r = dd_hibit(c.hand[seat][t])
+            other = 1
             if r > top:
                 top = r
                 side = seat & 1
-    decisive[t] |= <uint16_t>(1 << top)
+    if other:
+        decisive[t] |= <uint16_t>(1 << top)
     return side
 
 

@@ -285,7 +285,8 @@ cdef int search(Ctx *c, int target) noexcept nogil:
         # The move stood for its whole group of touching cards.  If its own rank
         # mattered, so does the rank of every card of the group: elsewhere those
         # cards need not touch.
-        if (m.group & (m.group - 1)) and move_decisive[s] and r >= dd_lobit(move_decisive[s]):
+        if ((v >= target) != maxnode and (m.group & (m.group - 1)) and move_decisive[s]
+                and r >= dd_lobit(move_decisive[s])):
             move_decisive[s] |= <uint16_t>(m.group & -m.group)
         if (v > value) if maxnode else (v < value):
             value = v

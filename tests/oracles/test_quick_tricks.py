@@ -43,12 +43,14 @@ def _deal(masks: tuple[int, ...]) -> Deal:
     return Deal.from_pbn("N:" + " ".join(hands))
 
 
-def _side_tricks(masks: tuple[int, ...], trump: int, leader: int) -> int:
-    """Tricks the side on lead takes with best play (the minimax)."""
+def _side_tricks(masks: tuple[int, ...], trump: int, leader: int, side: int | None = None) -> int:
+    """Tricks ``side`` (default: the side on lead) takes with best play (the minimax)."""
     deal = _deal(masks)
     ns = alphabeta(Position(deal, Strain(trump), Seat(leader)))
     n = sum(bin(m).count("1") for m in masks[:4])
-    return ns if leader % 2 == 0 else n - ns
+    if side is None:
+        side = leader % 2
+    return ns if side == 0 else n - ns
 
 
 def _agreeing(masks: tuple[int, ...], relied: list[int], rng: random.Random) -> tuple[int, ...]:
@@ -94,3 +96,49 @@ def test_quick_tricks_are_sure_tricks(batch):
                 wrong.append((_deal(variant).to_pbn(), trump, leader, count, exact,
                               deal.to_pbn(), relied))
     assert not wrong, "\n".join(map(str, wrong[:10]))
+
+
+@pytest.mark.parametrize("batch", range(BATCHES))
+def test_sure_trump_tricks_are_sure(batch):
+    """The same for the sure trump tricks of either side (top trumps, split top trumps, a
+    guarded second trump over the top one, long trumps against none), which bound the
+    search from both sides in trump contracts: never more than the side takes, here and in
+    the positions that agree on the ranks relied on.  Random endings with the top trumps
+    often split between the sides, where the count's rules differ."""
+    rng = random.Random(9100 + batch)
+    core = _core.Core(4)
+    wrong = []
+    seen = 0
+    for _ in range(PER_BATCH):
+        n = rng.randrange(2, 5)
+        deal = random_ending(rng, n)
+        masks = _masks(deal)
+        trump = rng.randrange(4)
+        leader = rng.randrange(4)
+        for side in (0, 1):
+            count, relied = core.sure_trump_tricks(masks, trump, leader, side)
+            if count == 0:
+                continue
+            seen += 1
+            for variant in (masks, _agreeing(masks, relied, rng)):
+                exact = _side_tricks(variant, trump, leader, side)
+                if count > exact:
+                    wrong.append((_deal(variant).to_pbn(), trump, leader, side, count, exact,
+                                  deal.to_pbn(), relied))
+    assert seen > PER_BATCH // 4
+    assert not wrong, "\n".join(map(str, wrong[:10]))
+
+
+# Spades trumps; West K2 of trumps, South (West's right-hand opponent) AQ; North and East
+# hold hearts.  With North-South on lead, West's king sits over the ace and makes a trick;
+# with West on lead it must be led from (South wins the two with the queen, then drops the
+# king with the ace).
+_GUARDED_KING = Deal.from_pbn("N:.32.. .54.. AQ... K2...")
+
+
+@pytest.mark.parametrize("leader, expected", [(0, 1), (2, 1), (3, 0)])
+def test_guarded_second_trump_counts_only_off_lead(leader, expected):
+    masks = _masks(_GUARDED_KING)
+    count, _ = _core.Core(4).sure_trump_tricks(masks, 0, leader, 1)
+    assert count == expected
+    assert _side_tricks(masks, 0, leader, 1) >= count
