@@ -38,6 +38,9 @@ class Core:
     @property
     def tt_resets(self) -> int: ...
     @property
+    def busy(self) -> bool:
+        """A call is running on this core now."""
+    @property
     def trick_nodes(self) -> list[int]:
         """Nodes entered at a trick's start, by tricks left (14 counts, index 0 unused)."""
     @property

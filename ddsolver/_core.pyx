@@ -492,6 +492,11 @@ cdef class Core:
     def tt_resets(self):
         return self.c.tt_resets
 
+    @property
+    def busy(self):
+        """Whether a call is running on this solver now (in some thread)."""
+        return bool(self._busy)
+
     # ---- entering and leaving ------------------------------------------------------
     # Every method that touches the context goes through _enter/_leave.  The flag is
     # tested and set with the GIL held, so two threads cannot both get in.
