@@ -2,8 +2,9 @@
 with exit status 130, the run's closing message and no traceback.
 
 Each test runs ``ddsolver`` in a child process and sends it SIGINT.  The child announces
-on stderr when its modules are imported (``ready``), so that a slow machine's imports do
-not eat the time the tests mean to measure.
+on stderr when its modules are imported and :func:`ddsolver.cli.main` has started
+(``ready``), so that a slow machine's imports do not eat the time the tests mean to
+measure.  Ctrl-C during the imports themselves is the last test's subject.
 """
 
 from __future__ import annotations
@@ -25,9 +26,19 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGINT") or sys.platform ==
 HARD = "N:AT65.96.K63.AT32 K87.KT853..KJ965 J3.AJ742.QT754.8 Q942.Q.AJ982.Q74"
 EASY = "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872"
 
-# The child: import, say so, then run the command line.
-_CHILD = ("import sys; import ddsolver.cli as cli; "
-          "sys.stderr.write('ready\\n'); sys.stderr.flush(); sys.exit(cli.main(sys.argv[1:]))")
+# The child: import, then run the command line, saying so as main() starts building its
+# parser -- from there on, Ctrl-C is the command's to report.
+_CHILD = """
+import sys
+import ddsolver.cli as cli
+build_parser = cli.build_parser
+def announce_then_build():
+    sys.stderr.write("ready\\n")
+    sys.stderr.flush()
+    return build_parser()
+cli.build_parser = announce_then_build
+sys.exit(cli.main(sys.argv[1:]))
+"""
 
 
 def _pbn(path: Path, *deals: str) -> Path:
