@@ -24,7 +24,8 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 from cpython.exc cimport PyErr_CheckSignals
 
-import signal as _signal
+# The C module: signal.getsignal converts to enums, at a microsecond a call.
+import _signal
 import threading as _threading
 from operator import index as operator_index
 
@@ -147,6 +148,7 @@ cdef extern from *:
     ctypedef int (*dd_search_fn)(void *, int) noexcept nogil
     int dd_stoppable(dd_search_fn fn, void *c, int arg) noexcept nogil
     void dd_stop_unwind() noexcept nogil
+    int SIGINT
     int dd_hook_signal(int sig) noexcept
     void dd_unhook_signal(int sig) noexcept
 
@@ -267,6 +269,7 @@ _SEATS = "NESW"
 _SUITS = "SHDC"
 _RANKS = "??23456789TJQKA"
 _MAIN_THREAD = _threading.main_thread().ident
+_DEFAULT_INT_HANDLER = _signal.default_int_handler
 
 
 cdef str card_name(int s, int r):
@@ -274,11 +277,17 @@ cdef str card_name(int s, int r):
 
 
 cdef int int_arg(object value, str name, int lo, int hi) except? -1:
-    """``value`` as an int in lo..hi."""
-    cdef object v = operator_index(value)    # TypeError for a non-integer
-    if not lo <= v <= hi:
-        raise ValueError(f"{name} must be {lo}..{hi}, got {v!r}")
-    return v
+    """``value`` as an int in lo..hi (TypeError for a non-integer)."""
+    cdef long v
+    if type(value) is not int:
+        value = operator_index(value)       # a float would be truncated silently
+    try:
+        v = value
+    except OverflowError:
+        v = hi + 1
+    if v < lo or v > hi:
+        raise ValueError(f"{name} must be {lo}..{hi}, got {value!r}")
+    return <int>v
 
 
 cdef int check_hands(tuple hands, uint16_t *hm) except -1:
@@ -290,11 +299,18 @@ cdef int check_hands(tuple hands, uint16_t *hm) except -1:
     if len(hands) != 16:
         raise ValueError(f"a deal is 16 rank masks ([seat][suit]), got {len(hands)}: "
                          f"{hands!r}")
+    cdef long x
     for i in range(16):
-        x = operator_index(hands[i])
+        y = hands[i]
+        if type(y) is not int:
+            y = operator_index(y)           # TypeError for a float or a non-number
+        try:
+            x = y
+        except OverflowError:
+            x = -1
         if x < 0 or x > 0xFFFF or (x & ~0x7FFC):
             raise ValueError(f"mask {i} (seat {_SEATS[i // 4]}, suit {_SUITS[i % 4]}) has "
-                             f"bits outside ranks 2..14: {x:#x}")
+                             f"bits outside ranks 2..14: {y:#x}")
         hm[i] = <uint16_t>x
     for s in range(4):
         seen = 0
@@ -511,14 +527,14 @@ cdef class Core:
                                "(ddsolver.pool.SolverPool does)")
         self._busy = 1
         if (_threading.get_ident() == _MAIN_THREAD
-                and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler):
-            return dd_hook_signal(_signal.SIGINT)
+                and _signal.getsignal(SIGINT) is _DEFAULT_INT_HANDLER):
+            return dd_hook_signal(SIGINT)
         return 0
 
     cdef void _leave(self, int hooked):
         self._busy = 0
         if hooked:
-            dd_unhook_signal(_signal.SIGINT)
+            dd_unhook_signal(SIGINT)
 
     cdef int _stopped(self) except -1:
         """A search was stopped: raise.  In the main thread a pending signal's handler

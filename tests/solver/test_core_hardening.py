@@ -84,7 +84,7 @@ def test_rejects_wrong_number_of_masks(core, method):
 
 @pytest.mark.parametrize("method", ALL_METHODS)
 def test_rejects_wrong_types(core, method):
-    for hands in (None, list(MASKS), (1.5,) * 16, ("x",) * 16):
+    for hands in (None, list(MASKS), (1.5,) * 16, ("x",) * 16, (None,) * 16):
         with pytest.raises(TypeError):
             call(core, method, hands)
 
@@ -95,8 +95,9 @@ def test_rejects_bad_trump_and_leader(core, method):
     for trump, leader in ((5, 0), (-1, 0), (0, 4), (0, -1), (1 << 40, 0), (0, 1 << 70)):
         with pytest.raises(ValueError, match="trump|leader"):
             call(core, method, MASKS, trump, leader)
-    with pytest.raises(TypeError):
-        call(core, method, MASKS, "S", 0)
+    for trump, leader in (("S", 0), (4.0, 0), (4, None)):
+        with pytest.raises(TypeError):
+            call(core, method, MASKS, trump, leader)
 
 
 def test_rejects_bad_strain_guess_target_need_and_table_size(core):
