@@ -262,7 +262,7 @@ cdef void load_position(Ctx *c, uint16_t *hands, int trump, int leader, int n,
 #
 # The search trusts its position: a card held twice, a mask bit outside the 52 cards or
 # a card played from the wrong hand would send it reading past its tables.  So every
-# argument that reaches it is checked here first (a few microseconds a call, nothing
+# argument that reaches it is checked here first (under a microsecond a call, nothing
 # per node), and bad ones raise ValueError (TypeError for a wrong type).
 
 _SEATS = "NESW"

@@ -23,6 +23,7 @@ import json
 import math
 import os
 import re
+import select
 import shutil
 import subprocess
 import time
@@ -75,9 +76,12 @@ class Chromium:
         self.session = self.call("Target.attachToTarget", targetId=target,
                                  flatten=True)["sessionId"]
 
-    def _read(self) -> dict[str, Any]:
+    def _read(self, timeout: float = 60) -> dict[str, Any]:
         assert self.proc.stdout is not None
         while b"\0" not in self._buffer:
+            ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+            if not ready:
+                raise RuntimeError(f"Chromium said nothing for {timeout} s")
             chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
             if not chunk:
                 raise RuntimeError("Chromium closed the DevTools pipe")
