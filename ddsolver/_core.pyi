@@ -2,12 +2,27 @@
 
 Encodings: seats 0..3 = N E S W; suits 0..3 = S H D C, trump 4 = no-trump; a card is
 ``suit * 16 + rank`` (rank 2..14); a deal is 16 rank masks ordered [seat][suit], bit r set
-for rank r.  ``played`` is not checked: the caller must pass a legal play.
+for rank r.  Every argument is checked: a malformed deal (bits outside ranks 2..14, a card
+in two hands, unequal hands), an illegal ``played`` (not a card, not the mover's, not
+following suit) or an out-of-range number raises ValueError (TypeError for a wrong type).
+
+A Core is not thread-safe: a call while another runs raises RuntimeError.  A search
+stops, raising KeyboardInterrupt, after :func:`request_stop`, or on a signal hooked by
+:func:`hook_signal` -- and on Ctrl-C in the main thread when SIGINT's handler is Python's
+default one.
 """
 
 ENTRY_SIZE: int   # bytes of one TT entry (40)
 BLOCK_SIZE: int   # bytes of one TT block
 HEADER_SIZE: int  # bytes of one hash-slot header
+
+def request_stop() -> None:
+    """Stop every running search (and every one started before clear_stop)."""
+def clear_stop() -> None: ...
+def stop_requested() -> bool: ...
+def hook_signal(signum: int) -> bool:
+    """Main thread only: the signal stops running searches as it arrives (nests)."""
+def unhook_signal(signum: int) -> None: ...
 
 class Core:
     tt_mb: int
@@ -22,6 +37,9 @@ class Core:
     def tt_bytes(self) -> int: ...
     @property
     def tt_resets(self) -> int: ...
+    @property
+    def busy(self) -> bool:
+        """A call is running on this core now."""
     @property
     def trick_nodes(self) -> list[int]:
         """Nodes entered at a trick's start, by tricks left (14 counts, index 0 unused)."""

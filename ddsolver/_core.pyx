@@ -22,8 +22,140 @@ stays inlined):
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
+from cpython.exc cimport PyErr_CheckSignals
+
+# The C module: signal.getsignal converts to enums, at a microsecond a call.
+import _signal
+import threading as _threading
+from operator import index as operator_index
 
 from ddsolver._bits cimport dd_alloc_table, dd_hibit, dd_lobit, dd_popcount, dd_prefetch
+
+# ---------------------------------------------------------------------------
+# Stopping a search (Ctrl-C)
+# ---------------------------------------------------------------------------
+#
+# A search can run for many seconds with the GIL released, where no Python signal
+# handler can run.  So the stop request is a C flag for the whole process, which
+# search() reads every STOP_CHECK_MASK + 1 nodes, at the place it already counts them.
+# A search that sees it unwinds at once with longjmp to the driver that started it
+# (dd_stoppable): the search allocates nothing and holds nothing, and every Core
+# method loads its position afresh, so nothing is left to undo; the table only ever
+# holds finished entries.  The flag is set by request_stop() (a thread pool whose
+# caller was interrupted), or by a C-level handler of SIGINT (SIGTERM) put in front of
+# Python's own while a search runs in the main thread, while the main thread waits for
+# searches in other threads, or for the length of a command (hook_signal): the handler
+# runs in whatever thread the signal lands on, even one in the middle of a search.
+# Python's handler still runs, so the signal then raises as usual in the main thread.
+cdef extern from *:
+    """
+    #include <setjmp.h>
+    #include <signal.h>
+    #include <string.h>
+
+    /* Two sources, so that neither clears the other's request: a hooked signal
+       (cleared when the last hook is removed) and request_stop() (until clear_stop()). */
+    static volatile sig_atomic_t dd_stop_signal = 0;
+    static volatile int dd_stop_request = 0;
+    #define dd_stop_wanted() (dd_stop_signal || dd_stop_request)
+    static _Thread_local jmp_buf *dd_stop_env = NULL;
+
+    typedef int (*dd_search_fn)(void *, int);
+
+    /* fn(c, arg), or -1 if a stop request unwound it. */
+    static int dd_stoppable(dd_search_fn fn, void *c, int arg) {
+        jmp_buf env;
+        jmp_buf *volatile outer = dd_stop_env;
+        int v;
+        if (setjmp(env) != 0) {
+            dd_stop_env = outer;
+            return -1;
+        }
+        dd_stop_env = &env;
+        v = fn(c, arg);
+        dd_stop_env = outer;
+        return v;
+    }
+
+    /* Called by the search when it sees the flag; outside dd_stoppable it does
+       nothing and the search goes on. */
+    static void dd_stop_unwind(void) {
+        if (dd_stop_env != NULL)
+            longjmp(*dd_stop_env, 1);
+    }
+
+    #if defined(SIGINT) && defined(SIGTERM) && defined(SA_ONSTACK)
+    #define DD_NSIG 65
+    static struct sigaction dd_prev_action[DD_NSIG];
+    static int dd_hook_depth[DD_NSIG];
+    static int dd_hooks = 0;           /* hooks in place, all signals */
+
+    static void dd_on_signal(int sig) {
+        dd_stop_signal = 1;
+        if (sig > 0 && sig < DD_NSIG) {
+            void (*prev)(int) = dd_prev_action[sig].sa_handler;
+            if (!(dd_prev_action[sig].sa_flags & SA_SIGINFO)
+                    && prev != SIG_DFL && prev != SIG_IGN && prev != NULL)
+                prev(sig);
+        }
+    }
+
+    /* Put dd_on_signal in front of the handler of sig (nested calls count).  Only
+       when a handler function is installed (Python's): 0 if nothing was done. */
+    static int dd_hook_signal(int sig) {
+        struct sigaction now, ours;
+        if (sig <= 0 || sig >= DD_NSIG)
+            return 0;
+        if (dd_hook_depth[sig] > 0) {
+            dd_hook_depth[sig]++;
+            dd_hooks++;
+            return 1;
+        }
+        if (sigaction(sig, NULL, &now) != 0 || (now.sa_flags & SA_SIGINFO)
+                || now.sa_handler == SIG_DFL || now.sa_handler == SIG_IGN)
+            return 0;
+        memset(&ours, 0, sizeof ours);
+        ours.sa_handler = dd_on_signal;
+        sigemptyset(&ours.sa_mask);
+        ours.sa_flags = SA_ONSTACK;
+        if (sigaction(sig, &ours, &dd_prev_action[sig]) != 0)
+            return 0;
+        dd_hook_depth[sig] = 1;
+        dd_hooks++;
+        return 1;
+    }
+
+    /* Undo one dd_hook_signal that returned 1.  If someone else has replaced the
+       handler meanwhile, theirs stays.  The last hook out clears the signal's stop. */
+    static void dd_unhook_signal(int sig) {
+        struct sigaction now;
+        if (sig <= 0 || sig >= DD_NSIG || dd_hook_depth[sig] == 0)
+            return;
+        if (--dd_hooks == 0)
+            dd_stop_signal = 0;
+        if (--dd_hook_depth[sig] > 0)
+            return;
+        if (sigaction(sig, NULL, &now) == 0 && now.sa_handler == dd_on_signal)
+            sigaction(sig, &dd_prev_action[sig], NULL);
+    }
+    #else
+    static int dd_hook_signal(int sig) { (void)sig; return 0; }
+    static void dd_unhook_signal(int sig) { (void)sig; }
+    #endif
+    """
+    volatile int dd_stop_request
+    bint dd_stop_wanted() noexcept nogil
+    ctypedef int (*dd_search_fn)(void *, int) noexcept nogil
+    int dd_stoppable(dd_search_fn fn, void *c, int arg) noexcept nogil
+    void dd_stop_unwind() noexcept nogil
+    int SIGINT
+    int dd_hook_signal(int sig) noexcept
+    void dd_unhook_signal(int sig) noexcept
+
+cdef enum:
+    MAX_TT_MB = 1 << 20          # a larger table is a slip (the facade's limit is lower)
+    STOP_CHECK_MASK = 0xFFFF     # search() reads the stop flag when nodes & this == 0
+                                 # (every 65536 nodes: a few ms)
 
 include "_tt.pxi"
 include "_moves.pxi"
@@ -125,24 +257,191 @@ cdef void load_position(Ctx *c, uint16_t *hands, int trump, int leader, int n,
 
 
 # ---------------------------------------------------------------------------
+# Checks at the boundary
+# ---------------------------------------------------------------------------
+#
+# The search trusts its position: a card held twice, a mask bit outside the 52 cards or
+# a card played from the wrong hand would send it reading past its tables.  So every
+# argument that reaches it is checked here first (under a microsecond a call, nothing
+# per node), and bad ones raise ValueError (TypeError for a wrong type).
+
+_SEATS = "NESW"
+_SUITS = "SHDC"
+_RANKS = "??23456789TJQKA"
+_MAIN_THREAD = _threading.main_thread().ident
+_DEFAULT_INT_HANDLER = _signal.default_int_handler
+
+
+cdef str card_name(int s, int r):
+    return _SUITS[s] + _RANKS[r]
+
+
+cdef int int_arg(object value, str name, int lo, int hi) except? -1:
+    """``value`` as an int in lo..hi (TypeError for a non-integer)."""
+    cdef long v
+    if type(value) is not int:
+        value = operator_index(value)       # a float would be truncated silently
+    try:
+        v = value
+    except OverflowError:
+        v = hi + 1
+    if v < lo or v > hi:
+        raise ValueError(f"{name} must be {lo}..{hi}, got {value!r}")
+    return <int>v
+
+
+cdef int check_hands(tuple hands, uint16_t *hm) except -1:
+    """Copy the 16 masks of ``hands`` into ``hm`` after checking them: ranks 2..14 only,
+    no card in two hands, as many cards in every hand.  Returns that number."""
+    cdef int i, seat, s, count
+    cdef uint16_t seen
+    cdef int counts[4]
+    if len(hands) != 16:
+        raise ValueError(f"a deal is 16 rank masks ([seat][suit]), got {len(hands)}: "
+                         f"{hands!r}")
+    cdef long x
+    for i in range(16):
+        y = hands[i]
+        if type(y) is not int:
+            y = operator_index(y)           # TypeError for a float or a non-number
+        try:
+            x = y
+        except OverflowError:
+            x = -1
+        if x < 0 or x > 0xFFFF or (x & ~0x7FFC):
+            raise ValueError(f"mask {i} (seat {_SEATS[i // 4]}, suit {_SUITS[i % 4]}) has "
+                             f"bits outside ranks 2..14: {y:#x}")
+        hm[i] = <uint16_t>x
+    for s in range(4):
+        seen = 0
+        for seat in range(4):
+            if hm[4 * seat + s] & seen:
+                r = dd_hibit(hm[4 * seat + s] & seen)
+                raise ValueError(f"card {card_name(s, r)} is in two hands (the second is "
+                                 f"{_SEATS[seat]})")
+            seen |= hm[4 * seat + s]
+    for seat in range(4):
+        counts[seat] = 0
+        for s in range(4):
+            counts[seat] += dd_popcount(hm[4 * seat + s])
+    if not counts[0] == counts[1] == counts[2] == counts[3]:
+        raise ValueError("hands must hold equal numbers of cards, got "
+                         + ", ".join(f"{_SEATS[seat]} {counts[seat]}" for seat in range(4)))
+    return counts[0]
+
+
+cdef int check_played(const uint16_t *hm, int trump, int leader, int n,
+                      const uint8_t *pp, int np) except -1:
+    """Check that ``pp`` (``np`` cards, suit * 16 + rank) is a legal play of the deal
+    from its first lead by ``leader``: each card held by the player to move, following
+    suit when it can.  The same rules as play_card and finish_trick."""
+    cdef uint16_t h[16]
+    cdef int i, s, r, seat, pos = 0, lead_suit = 0, win_pos = 0, win_s = 0, win_r = 0
+    if np > 4 * n:
+        raise ValueError(f"{np} cards played, but the deal has {4 * n}")
+    for i in range(16):
+        h[i] = hm[i]
+    for i in range(np):
+        s = pp[i] >> 4
+        r = pp[i] & 15
+        if s > 3 or r < 2 or r > 14:
+            raise ValueError(f"played card {i + 1}: {pp[i]:#04x} is not a card "
+                             "(suit * 16 + rank, suit 0..3, rank 2..14)")
+        seat = (leader + pos) & 3
+        if not (h[4 * seat + s] >> r) & 1:
+            raise ValueError(f"played card {i + 1}: {card_name(s, r)} is not in "
+                             f"{_SEATS[seat]}'s hand")
+        if pos > 0 and s != lead_suit and h[4 * seat + lead_suit]:
+            raise ValueError(f"played card {i + 1}: {_SEATS[seat]} plays "
+                             f"{card_name(s, r)} but must follow to {_SUITS[lead_suit]}")
+        h[4 * seat + s] ^= <uint16_t>(1 << r)
+        if pos == 0:
+            lead_suit = win_s = s
+            win_r = r
+            win_pos = 0
+        elif (s == win_s and r > win_r) or (s == trump and win_s != trump):
+            win_s = s
+            win_r = r
+            win_pos = pos
+        pos += 1
+        if pos == 4:
+            leader = (leader + win_pos) & 3
+            pos = 0
+    return 0
+
+
+# The drivers as dd_stoppable runs them.
+cdef int mtd_fn(void *c, int guess) noexcept nogil:
+    return mtd(<Ctx *>c, guess)
+
+
+cdef int search_fn(void *c, int target) noexcept nogil:
+    return search(<Ctx *>c, target)
+
+
+def request_stop():
+    """Ask every search running in this process, and every search started before
+    :func:`clear_stop`, to stop: each raises KeyboardInterrupt within a few ms.  Safe to
+    call from any thread."""
+    global dd_stop_request
+    dd_stop_request = 1
+
+
+def clear_stop():
+    """Let searches run again after :func:`request_stop`."""
+    global dd_stop_request
+    dd_stop_request = 0
+
+
+def stop_requested():
+    """Whether searches are being stopped now (by request_stop or a hooked signal)."""
+    return bool(dd_stop_wanted())
+
+
+def hook_signal(int signum):
+    """Until :func:`unhook_signal`, the signal ``signum`` also stops the searches
+    running (in any thread) as it arrives, before Python's handler has had a chance to
+    run; Python's handler is called as before.  Main thread only; nests.  Returns
+    whether the hook is in place (not when the signal has no handler function, is
+    ignored, or the platform has no sigaction)."""
+    if _threading.get_ident() != _MAIN_THREAD:
+        return False
+    return dd_hook_signal(signum) != 0
+
+
+def unhook_signal(int signum):
+    """Undo one :func:`hook_signal` that returned True (from any thread).  The last one
+    out also forgets a signal that came meanwhile, so later searches run."""
+    dd_unhook_signal(signum)
+
+
+# ---------------------------------------------------------------------------
 # The Python-facing class
 # ---------------------------------------------------------------------------
 
 cdef class Core:
-    """One solver: a search context and its transposition table.  Not thread-safe;
-    use one per thread.  The GIL is released while it searches.
+    """One solver: a search context and its transposition table.  Not thread-safe:
+    a second call while one runs (from another thread) raises RuntimeError; use one per
+    thread.  The GIL is released while it searches, and a search stops (raising
+    KeyboardInterrupt) when asked to by :func:`request_stop` or, in the main thread, by
+    Ctrl-C.
 
     Cards cross this boundary as ``suit * 16 + rank``; a deal as 16 rank masks
-    ordered [seat][suit].
+    ordered [seat][suit].  Every argument is checked (ValueError).
     """
 
     cdef Ctx *c
     cdef readonly int tt_mb
     cdef object _deal_key
+    cdef bint _busy           # a method is running (another thread must not enter)
 
-    def __cinit__(self, int tt_mb=64):
+    def __cinit__(self, tt_mb=64):
+        tt_mb = operator_index(tt_mb)
         if tt_mb < 1:
             raise ValueError(f"transposition table size must be at least 1 MB, got {tt_mb}")
+        if tt_mb > MAX_TT_MB:
+            raise ValueError(f"transposition table size must be at most {MAX_TT_MB} MB, "
+                             f"got {tt_mb}")
         self.c = <Ctx *>malloc(sizeof(Ctx))
         if self.c == NULL:
             raise MemoryError()
@@ -209,19 +508,44 @@ cdef class Core:
     def tt_resets(self):
         return self.c.tt_resets
 
-    def clear(self):
-        """Empty the transposition table."""
-        tt_clear(self.c)
-        self._deal_key = None
+    @property
+    def busy(self):
+        """Whether a call is running on this solver now (in some thread)."""
+        return bool(self._busy)
 
-    cdef int _load_hands(self, tuple hands, uint16_t *hm):
-        """Copy the 16 masks into ``hm``, switch the table to this deal, and return the
-        number of cards in each hand."""
-        cdef int i, n = 0
-        for i in range(16):
-            hm[i] = hands[i]
-        for i in range(4):
-            n += dd_popcount(hm[i])
+    # ---- entering and leaving ------------------------------------------------------
+    # Every method that touches the context goes through _enter/_leave.  The flag is
+    # tested and set with the GIL held, so two threads cannot both get in.
+
+    cdef int _enter(self) except -1:
+        """Mark the solver busy; in the main thread, let SIGINT stop the search (when
+        Python's handler is the default one, which raises KeyboardInterrupt).  Returns
+        whether the signal was hooked, for _leave."""
+        if self._busy:
+            raise RuntimeError("this solver is already in use by another thread: a "
+                               "Solver is not thread-safe, give each thread its own "
+                               "(ddsolver.pool.SolverPool does)")
+        self._busy = 1
+        if (_threading.get_ident() == _MAIN_THREAD
+                and _signal.getsignal(SIGINT) is _DEFAULT_INT_HANDLER):
+            return dd_hook_signal(SIGINT)
+        return 0
+
+    cdef void _leave(self, int hooked):
+        self._busy = 0
+        if hooked:
+            dd_unhook_signal(SIGINT)
+
+    cdef int _stopped(self) except -1:
+        """A search was stopped: raise.  In the main thread a pending signal's handler
+        runs first, so Ctrl-C raises its own KeyboardInterrupt (once)."""
+        PyErr_CheckSignals()
+        raise KeyboardInterrupt("search stopped")
+
+    cdef int _load_hands(self, tuple hands, uint16_t *hm) except -1:
+        """Check the 16 masks and copy them into ``hm``, switch the table to this deal,
+        and return the number of cards in each hand."""
+        cdef int n = check_hands(hands, hm)
         self._use_deal(hands)
         return n
 
@@ -232,89 +556,133 @@ cdef class Core:
             tt_clear(self.c)
             self._deal_key = hands
 
-    def solve(self, tuple hands, int trump, int leader, bytes played=b"", int guess=-1):
+    def clear(self):
+        """Empty the transposition table."""
+        cdef int hooked = self._enter()
+        try:
+            tt_clear(self.c)
+            self._deal_key = None
+        finally:
+            self._leave(hooked)
+
+    def solve(self, tuple hands not None, trump, leader, bytes played not None=b"",
+              guess=-1):
         """North-South's tricks from the current point (the trick in progress counted).
 
         Returns ``(ns_from_here, ns_won_so_far, tricks_left)``.
         """
         cdef uint16_t hm[16]
-        cdef int i, n, ns_won = 0, result
+        cdef int n, ns_won = 0, result
+        cdef int t = int_arg(trump, "trump", 0, 4), lead = int_arg(leader, "leader", 0, 3)
+        cdef int g = int_arg(guess, "guess", -1, 13)
         cdef const uint8_t *pp = played
         cdef int np = len(played)
-        n = self._load_hands(hands, hm)
-        with nogil:
-            load_position(self.c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
-            if guess < 0 and np == 0:
-                guess = first_guess(hm, trump, n)
-            result = mtd(self.c, guess)
-        return result, ns_won, self.c.tricks_left
+        cdef int hooked = self._enter()
+        try:
+            n = self._load_hands(hands, hm)
+            check_played(hm, t, lead, n, pp, np)
+            with nogil:
+                load_position(self.c, hm, t, lead, n, <uint8_t *>pp, np, &ns_won)
+                if g < 0 and np == 0:
+                    g = first_guess(hm, t, n)
+                result = dd_stoppable(mtd_fn, self.c, g)
+            if result < 0:
+                self._stopped()
+            return result, ns_won, self.c.tricks_left
+        finally:
+            self._leave(hooked)
 
-    def quick_tricks(self, tuple hands, int trump, int leader, int need=13):
+    def quick_tricks(self, tuple hands not None, trump, leader, need=13):
         """The search's quick-trick count at the start of a trick (for tests): tricks the
         side on lead is sure to cash, counted up to ``need``, and the ranks it relied on
         (4 rank masks, suits S H D C).  ``(count, [mask, ...])``."""
         cdef uint16_t hm[16]
         cdef uint16_t dec[4]
         cdef int n, ns_won = 0, q
-        n = self._load_hands(hands, hm)
-        with nogil:
-            load_position(self.c, hm, trump, leader, n, NULL, 0, &ns_won)
-            q = quick_tricks(self.c, dec, need)
-        return q, [dec[0], dec[1], dec[2], dec[3]]
+        cdef int t = int_arg(trump, "trump", 0, 4), lead = int_arg(leader, "leader", 0, 3)
+        cdef int k = int_arg(need, "need", 0, 13)
+        cdef int hooked = self._enter()
+        try:
+            n = self._load_hands(hands, hm)
+            with nogil:
+                load_position(self.c, hm, t, lead, n, NULL, 0, &ns_won)
+                q = quick_tricks(self.c, dec, k)
+            return q, [dec[0], dec[1], dec[2], dec[3]]
+        finally:
+            self._leave(hooked)
 
-    def sure_trump_tricks(self, tuple hands, int trump, int leader, int side):
+    def sure_trump_tricks(self, tuple hands not None, trump, leader, side):
         """The search's sure trump tricks for ``side`` (0 North-South, 1 East-West) at the
         start of a trick (for tests): tricks its top or long trumps win whatever happens,
         and the ranks relied on.  ``(count, [mask, ...])``."""
         cdef uint16_t hm[16]
         cdef uint16_t dec[4]
         cdef int n, ns_won = 0, q
-        if side not in (0, 1):
-            raise ValueError(f"side must be 0 or 1, got {side}")
-        n = self._load_hands(hands, hm)
-        dec[0] = dec[1] = dec[2] = dec[3] = 0
-        with nogil:
-            load_position(self.c, hm, trump, leader, n, NULL, 0, &ns_won)
-            q = sure_trump_tricks(self.c, side, dec)
-        return q, [dec[0], dec[1], dec[2], dec[3]]
+        cdef int t = int_arg(trump, "trump", 0, 4), lead = int_arg(leader, "leader", 0, 3)
+        cdef int x = int_arg(side, "side", 0, 1)
+        cdef int hooked = self._enter()
+        try:
+            n = self._load_hands(hands, hm)
+            dec[0] = dec[1] = dec[2] = dec[3] = 0
+            with nogil:
+                load_position(self.c, hm, t, lead, n, NULL, 0, &ns_won)
+                q = sure_trump_tricks(self.c, x, dec)
+            return q, [dec[0], dec[1], dec[2], dec[3]]
+        finally:
+            self._leave(hooked)
 
-    def reaches(self, tuple hands, int trump, int leader, bytes played=b"", int target=7):
+    def reaches(self, tuple hands not None, trump, leader, bytes played not None=b"",
+                target=7):
         """One null-window search: can North-South take at least ``target`` tricks from
         the current point (the trick in progress counted)?"""
         cdef uint16_t hm[16]
-        cdef int n, ns_won = 0
-        cdef bint result
+        cdef int n, ns_won = 0, result
+        cdef int t = int_arg(trump, "trump", 0, 4), lead = int_arg(leader, "leader", 0, 3)
+        cdef int goal = int_arg(target, "target", 0, 13)
         cdef const uint8_t *pp = played
         cdef int np = len(played)
-        n = self._load_hands(hands, hm)
-        with nogil:
-            load_position(self.c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
-            self.c.ply = 0
-            result = search(self.c, target) >= target
-        return bool(result)
+        cdef int hooked = self._enter()
+        try:
+            n = self._load_hands(hands, hm)
+            check_played(hm, t, lead, n, pp, np)
+            with nogil:
+                load_position(self.c, hm, t, lead, n, <uint8_t *>pp, np, &ns_won)
+                self.c.ply = 0
+                result = dd_stoppable(search_fn, self.c, goal)
+            if result < 0:
+                self._stopped()
+            return result >= goal
+        finally:
+            self._leave(hooked)
 
-    def play_trace(self, tuple hands, int trump, int leader, bytes played=b""):
+    def play_trace(self, tuple hands not None, trump, leader, bytes played not None=b""):
         """North-South's tricks in all, those won and those still to come with best play,
         before the first card and after each card of ``played``: a list of
         ``len(played) + 1`` ints.  The position moves on card by card, so a whole play
         costs one search per card (none for a forced card), not one replay per prefix."""
         cdef uint16_t hm[16]
         cdef uint16_t trick_decisive[4]
-        cdef int i, n, ns_won = 0, seat, s, r, winner, forced
+        cdef int i, n, ns_won = 0, seat, s, r, winner, forced, v, stopped = 0
+        cdef int t = int_arg(trump, "trump", 0, 4), lead = int_arg(leader, "leader", 0, 3)
         cdef const uint8_t *pp = played
         cdef int np = len(played)
         cdef Ctx *c = self.c
-        out = [0] * (np + 1)
-        cdef int *totals = <int *>malloc((np + 1) * sizeof(int))
-        if totals == NULL:
-            raise MemoryError()
-        n = self._load_hands(hands, hm)
+        cdef int *totals = NULL
+        cdef int hooked = self._enter()
         try:
+            n = self._load_hands(hands, hm)
+            check_played(hm, t, lead, n, pp, np)
+            out = [0] * (np + 1)
+            totals = <int *>malloc((np + 1) * sizeof(int))
+            if totals == NULL:
+                raise MemoryError()
             with nogil:
-                load_position(c, hm, trump, leader, n, NULL, 0, &ns_won)
+                load_position(c, hm, t, lead, n, NULL, 0, &ns_won)
                 c.ply = 0
-                totals[0] = mtd(c, first_guess(hm, trump, n))
-                for i in range(np):
+                totals[0] = v = dd_stoppable(mtd_fn, c, first_guess(hm, t, n))
+                stopped = v < 0
+                i = 0
+                while i < np and not stopped:
                     # Is the card about to be played the mover's only legal card?
                     seat = (c.leader + c.pos) & 3
                     if c.pos > 0 and c.hand[seat][current_trick(c).suit[0]]:
@@ -340,19 +708,27 @@ cdef class Core:
                     else:
                         c.ply = 0
                         # The value before the card is the best first guess after it.
-                        totals[i + 1] = ns_won + mtd(c, totals[i] - ns_won)
+                        v = dd_stoppable(mtd_fn, c, totals[i] - ns_won)
+                        stopped = v < 0
+                        totals[i + 1] = ns_won + v
+                    i += 1
+            if stopped:
+                self._stopped()
             for i in range(np + 1):
                 out[i] = totals[i]
+            return out
         finally:
             free(totals)
-        return out
+            self._leave(hooked)
 
-    def card_scores(self, tuple hands, int trump, int leader, bytes played=b""):
+    def card_scores(self, tuple hands not None, trump, leader, bytes played not None=b""):
         """For every legal card of the player to move: tricks the mover's side takes from
         here (the trick in progress counted).  Returns a list of (card, score) with
         card = suit * 16 + rank, plus the mover's seat: ``(seat, [(card, score), ...])``."""
         cdef uint16_t hm[16]
         cdef int i, n, ns_won = 0, seat, pos, k, nm, old_leader = 0, winner, best, v, total, bonus, r
+        cdef int stopped = 0
+        cdef int t = int_arg(trump, "trump", 0, 4), lead = int_arg(leader, "leader", 0, 3)
         cdef const uint8_t *pp = played
         cdef int np = len(played)
         cdef Move moves[MAXMOVES]
@@ -360,74 +736,109 @@ cdef class Core:
         cdef uint16_t trick_decisive[4]
         cdef Ctx *c = self.c
         cdef uint32_t g
-        n = self._load_hands(hands, hm)
-        with nogil:
-            load_position(c, hm, trump, leader, n, <uint8_t *>pp, np, &ns_won)
-            c.etc_min_tricks = ETC_SCORES_MIN_TRICKS
-            pos = c.pos
-            seat = (c.leader + pos) & 3
-            total = c.tricks_left
-            gen_moves(c, &c.frames[0], seat, pos)
-            nm = c.frames[0].nmoves
+        cdef int hooked = self._enter()
+        try:
+            n = self._load_hands(hands, hm)
+            check_played(hm, t, lead, n, pp, np)
+            if np == 4 * n:
+                raise ValueError(f"the play is over ({np} of {4 * n} cards played): no card "
+                                 "is left to score")
+            with nogil:
+                load_position(c, hm, t, lead, n, <uint8_t *>pp, np, &ns_won)
+                c.etc_min_tricks = ETC_SCORES_MIN_TRICKS
+                pos = c.pos
+                seat = (c.leader + pos) & 3
+                total = c.tricks_left
+                gen_moves(c, &c.frames[0], seat, pos)
+                nm = c.frames[0].nmoves
+                for i in range(nm):
+                    moves[i] = c.frames[0].moves[i]
+                # The position's value first: no card does better for the mover.  Then
+                # each card is tested against that bound and walked away from it one
+                # trick at a time; most cards need one or two null-window searches.
+                best = dd_stoppable(mtd_fn, c, first_guess(hm, t, n) if np == 0 else -1)
+                stopped = best < 0
+                i = 0
+                while i < nm and not stopped:
+                    play_card(c, seat, moves[i].suit, moves[i].rank)
+                    c.ply = 1
+                    if pos < 3:
+                        c.pos = pos + 1
+                        bonus = 0
+                    else:
+                        old_leader = c.leader
+                        winner = finish_trick(c, trick_decisive)
+                        bonus = 1 if (winner & 1) == 0 else 0
+                    # Walk v from the position's value towards this card's, trusting the
+                    # search's fail-soft bounds to jump several tricks at once.
+                    v = best
+                    if (seat & 1) == 0:
+                        while v > 0:
+                            r = dd_stoppable(search_fn, c, v - bonus)
+                            if r < 0:
+                                stopped = 1
+                                break
+                            r += bonus
+                            if r >= v:
+                                break
+                            v = r
+                    else:
+                        while v < total:
+                            r = dd_stoppable(search_fn, c, v + 1 - bonus)
+                            if r < 0:
+                                stopped = 1
+                                break
+                            r += bonus
+                            if r < v + 1:
+                                break
+                            v = r if r < total else total
+                    if stopped:
+                        break
+                    if pos < 3:
+                        c.pos = pos
+                    else:
+                        unfinish_trick(c, old_leader)
+                    c.ply = 0
+                    unplay_card(c, seat, moves[i].suit, moves[i].rank)
+                    values[i] = v
+                    i += 1
+            if stopped:
+                self._stopped()
+            out = []
             for i in range(nm):
-                moves[i] = c.frames[0].moves[i]
-            # The position's value first: no card does better for the mover.  Then
-            # each card is tested against that bound and walked away from it one
-            # trick at a time; most cards need one or two null-window searches.
-            best = mtd(c, first_guess(hm, trump, n) if np == 0 else -1)
-            for i in range(nm):
-                play_card(c, seat, moves[i].suit, moves[i].rank)
-                c.ply = 1
-                if pos < 3:
-                    c.pos = pos + 1
-                    bonus = 0
-                else:
-                    old_leader = c.leader
-                    winner = finish_trick(c, trick_decisive)
-                    bonus = 1 if (winner & 1) == 0 else 0
-                # Walk v from the position's value towards this card's, trusting the
-                # search's fail-soft bounds to jump several tricks at once.
-                v = best
-                if (seat & 1) == 0:
-                    while v > 0:
-                        r = search(c, v - bonus) + bonus
-                        if r >= v:
-                            break
-                        v = r
-                else:
-                    while v < total:
-                        r = search(c, v + 1 - bonus) + bonus
-                        if r < v + 1:
-                            break
-                        v = r if r < total else total
-                if pos < 3:
-                    c.pos = pos
-                else:
-                    unfinish_trick(c, old_leader)
-                c.ply = 0
-                unplay_card(c, seat, moves[i].suit, moves[i].rank)
-                values[i] = v
-        out = []
-        for i in range(nm):
-            v = values[i] if (seat & 1) == 0 else total - values[i]
-            g = moves[i].group
-            while g:
-                k = dd_hibit(g)
-                g ^= (<uint32_t>1) << k
-                out.append((moves[i].suit * 16 + k, v))
-        return seat, out
+                v = values[i] if (seat & 1) == 0 else total - values[i]
+                g = moves[i].group
+                while g:
+                    k = dd_hibit(g)
+                    g ^= (<uint32_t>1) << k
+                    out.append((moves[i].suit * 16 + k, v))
+            return seat, out
+        finally:
+            self._leave(hooked)
 
-    def dd_table(self, tuple hands):
+    def dd_table(self, tuple hands not None):
         """Declarer's tricks for all 20 (strain, declarer) pairs: a list of 5 lists
         (strains S H D C NT) of 4 ints (declarer N E S W)."""
-        return [self.dd_strain(hands, strain) for strain in range(5)]
+        cdef int hooked = self._enter()
+        try:
+            return [self._dd_strain(hands, strain) for strain in range(5)]
+        finally:
+            self._leave(hooked)
 
-    def dd_strain(self, tuple hands, int strain):
+    def dd_strain(self, tuple hands not None, strain):
         """Declarer's tricks in one strain (0-3 suits S H D C, 4 no-trump): a list of 4
         ints, declarer N E S W.  The table's entries are keyed by trump, so strains share
         nothing: they can be solved in any order, or by different solvers."""
+        cdef int st = int_arg(strain, "strain", 0, 4)
+        cdef int hooked = self._enter()
+        try:
+            return self._dd_strain(hands, st)
+        finally:
+            self._leave(hooked)
+
+    cdef list _dd_strain(self, tuple hands, int strain):
         cdef uint16_t hm[16]
-        cdef int n, ns_won = 0, leader, declarer, ns, k
+        cdef int n, ns_won = 0, leader, declarer, ns = 0, k
         cdef int res[4]
         cdef int guess[2]
         # Leaders N, S first, then E, W: a leader's result is the best guess for the
@@ -437,8 +848,6 @@ cdef class Core:
         order[1] = 2
         order[2] = 1
         order[3] = 3
-        if not 0 <= strain <= 4:
-            raise ValueError(f"strain must be 0..4, got {strain}")
         n = self._load_hands(hands, hm)
         # Entries are keyed by trump: another strain's entries are never hit, and on
         # hard deals they would fill the table and force a full clear midway through
@@ -449,11 +858,14 @@ cdef class Core:
             for k in range(4):
                 leader = order[k]
                 load_position(self.c, hm, strain, leader, n, NULL, 0, &ns_won)
-                ns = mtd(self.c, guess[leader & 1])
+                ns = dd_stoppable(mtd_fn, self.c, guess[leader & 1])
+                if ns < 0:
+                    break
                 guess[leader & 1] = ns
                 if k == 1:
                     guess[1] = ns
                 declarer = (leader + 3) & 3
                 res[declarer] = ns if (declarer & 1) == 0 else n - ns
+        if ns < 0:
+            self._stopped()
         return [res[declarer] for declarer in range(4)]
-

@@ -176,6 +176,8 @@ cdef int search(Ctx *c, int target) noexcept nogil:
     if target > c.tricks_left:
         return c.tricks_left
     c.nodes += 1
+    if (c.nodes & STOP_CHECK_MASK) == 0 and dd_stop_wanted():
+        dd_stop_unwind()
     if pos == LEAD:
         c.trick_nodes[c.tricks_left] += 1
 

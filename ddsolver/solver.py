@@ -33,7 +33,7 @@ from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, S
 from cardgames.hands import Deal
 from cardgames.play import Position
 
-from ._core import Core
+from ._core import Core, clear_stop, request_stop
 from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
 
 __all__ = ["DDTable", "Solver", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores",
@@ -490,19 +490,35 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
 
     window = 2 * n_jobs  # deals in flight: enough to keep every worker busy
     pending: dict[int, list[Future[list[int]]]] = {}
-    with ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="ddsolver") as pool:
-        try:
-            for i, deal in enumerate(deals):
-                masks = _batch_masks(i, deal)
-                pending[i] = [pool.submit(work, masks, strain) for strain in range(5)]
-                while len(pending) >= window:
+    stopping = False
+    try:
+        with ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="ddsolver") as pool:
+            try:
+                for i, deal in enumerate(deals):
+                    masks = _batch_masks(i, deal)
+                    pending[i] = [pool.submit(work, masks, strain) for strain in range(5)]
+                    while len(pending) >= window:
+                        yield from _harvest(pending)
+                while pending:
                     yield from _harvest(pending)
-            while pending:
-                yield from _harvest(pending)
-        finally:
-            for futures in pending.values():
-                for future in futures:
-                    future.cancel()
+            except KeyboardInterrupt:
+                # Ctrl-C while waiting here: the strains being solved stop too (each
+                # raises in its worker) instead of being waited for on the way out.
+                _cancel(pending)
+                stopping = True
+                request_stop()
+                raise
+            finally:
+                _cancel(pending)
+    finally:
+        if stopping:
+            clear_stop()
+
+
+def _cancel(pending: dict[int, list[Future[list[int]]]]) -> None:
+    for futures in pending.values():
+        for future in futures:
+            future.cancel()
 
 
 def _harvest(pending: dict[int, list[Future[list[int]]]]) -> Iterator[tuple[int, DDTable]]:
@@ -512,8 +528,11 @@ def _harvest(pending: dict[int, list[Future[list[int]]]]) -> Iterator[tuple[int,
         finished = [i for i, futures in pending.items() if all(f.done() for f in futures)]
         if finished:
             break
-        wait([f for futures in pending.values() for f in futures if not f.done()],
-             return_when=FIRST_COMPLETED)
+        # Ctrl-C may land in a worker thread, where it would not wake this one: the
+        # hook stops the searches, so that their futures finish and wake it.
+        with sigint_stops_searches():
+            wait([f for futures in pending.values() for f in futures if not f.done()],
+                 return_when=FIRST_COMPLETED)
     for index in finished:
         by_strain = [future.result() for future in pending.pop(index)]
         yield index, DDTable(tuple(tuple(by_strain[s][d] for s in range(5)) for d in range(4)))
@@ -532,4 +551,4 @@ def dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     return [results[i] for i in range(len(results))]
 
 
-from .pool import SolverPool  # noqa: E402  (pool.py builds on Solver, defined above)
+from .pool import SolverPool, sigint_stops_searches  # noqa: E402  (pool.py builds on Solver)

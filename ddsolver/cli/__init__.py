@@ -38,8 +38,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 
+from ..pool import signals_stop_searches
 from ..store import StoreError
 from . import leads, play, report, solve, table
 from ._common import (
@@ -97,13 +99,23 @@ def main(argv: list[str] | None = None) -> int:
 
     argparse itself exits with status 2 on a malformed command line.
     """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # before the command began, or while it reported its end
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
         return USAGE
     try:
-        with sigterm_as_interrupt():
+        # Ctrl-C and SIGTERM stop the searches running as they arrive (a search can take
+        # seconds, in worker threads or with the GIL released), not once they finish.
+        with sigterm_as_interrupt(), signals_stop_searches(signal.SIGINT, signal.SIGTERM):
             try:
                 return args.run(args)
             except Interrupted as stop:

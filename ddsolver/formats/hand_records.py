@@ -94,6 +94,9 @@ footer.report{margin-top:5mm;font-size:8pt;color:#666}
  .boards{gap:3.5mm 5mm}
  .board{padding:2.5mm}
  .hand{line-height:1.2}
+ /* Narrower table cells: with the screen's, two boards across need about 198 mm, more
+    than A4 leaves inside its margins (190 mm), and the right-hand board was cut off. */
+ .dd th,.dd td{padding:0.3mm 0.7mm;min-width:4mm}
 }
 """
 
