@@ -25,7 +25,8 @@ command line), 130 when interrupted (Ctrl-C), 143 when stopped by SIGTERM.  User
 are reported in one plain line, never with a traceback.
 
 Large files stream: boards are read a chunk at a time, solved on ``--jobs`` threads (one
-solver each), and written in board order as they finish, so memory does not grow with
+solver each; more than four a core, or 256, are cut down to that with a warning: they
+would only cost memory), and written in board order as they finish, so memory does not grow with
 the size of the file.  With ``--db FILE`` the tables also go to a results store
 (:mod:`ddsolver.store`) as they are solved, so that an interrupted run can go on
 (``--resume``) and a deal is never solved twice.

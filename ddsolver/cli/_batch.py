@@ -38,7 +38,9 @@ from ._common import (
     PROG,
     Interrupted,
     UsageError,
+    capped_jobs,
     check_readable,
+    jobs_limit,
     open_output,
     open_store,
     positive_int,
@@ -73,7 +75,8 @@ def add_batch_options(parser: argparse.ArgumentParser, *, store: str = "tables")
     ``store`` (what the command saves there: ``"tables"`` or ``"play analyses"``)."""
     parser.add_argument("-j", "--jobs", type=positive_int, default=None, metavar="N",
                         help="solver threads (default: all cores, here "
-                             f"{default_jobs()})")
+                             f"{default_jobs()}; more than {jobs_limit()}, 4 a core, run as "
+                             f"{jobs_limit()} with a warning)")
     parser.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                         help="transposition-table size per thread in MB "
                              f"(default: {DEFAULT_TT_MB})")
@@ -144,7 +147,7 @@ class Batch:
                  keep_problems: bool = False, binary: bool = False):
         check_readable(args.files)
         show_progress = not args.quiet and sys.stderr.isatty()
-        self.jobs = check_jobs(args.jobs)
+        self.jobs = check_jobs(capped_jobs(args.jobs, args.command))
         self.kind = kind
         self.binary = binary
         self.store = open_store(args)

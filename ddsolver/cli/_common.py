@@ -17,12 +17,13 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import BinaryIO, Literal, TextIO, overload
 
-from ..solver import MAX_TT_MB
+from ..solver import MAX_JOBS, MAX_TT_MB, default_jobs
 from ..store import ResultStore, StoreError
 
 __all__ = ["PROG", "UsageError", "Interrupted", "Terminated", "OK", "FAILED", "USAGE",
            "INTERRUPTED", "TERMINATED", "check_readable", "open_output", "open_store",
-           "progress_bar", "positive_int", "tt_mb", "sigterm_as_interrupt"]
+           "progress_bar", "positive_int", "tt_mb", "sigterm_as_interrupt", "capped_jobs",
+           "jobs_limit"]
 
 PROG = "ddsolver"
 
@@ -76,6 +77,9 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 def positive_int(text: str) -> int:
     """An option that takes a whole number of at least 1 (``--jobs``, ``--samples``)."""
+    digits = text.strip().lstrip("+0")
+    if digits.isdigit() and len(digits) > 18:  # int() refuses more than 4,300 digits
+        raise argparse.ArgumentTypeError(f"too large: {len(digits):,} digits")
     try:
         value = int(text)
     except ValueError:
@@ -83,6 +87,25 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def jobs_limit() -> int:
+    """The most ``--jobs`` a command runs: four threads a core, at most MAX_JOBS.  The
+    search is CPU-bound, so more threads than cores gain nothing, while each costs a
+    solver with its table and the batch commands read ``128 x jobs`` boards ahead."""
+    return min(4 * default_jobs(), MAX_JOBS)
+
+
+def capped_jobs(jobs: int | None, command: str) -> int | None:
+    """``--jobs`` as a command runs it: None stays None (one thread a core), and a number
+    above :func:`jobs_limit` comes down to it, with a warning on stderr (the output does
+    not depend on the number of threads, so the run goes on)."""
+    limit = jobs_limit()
+    if jobs is None or jobs <= limit:
+        return jobs
+    print(f"{PROG} {command}: warning: --jobs {jobs} is more than this machine can use; "
+          f"running {limit} threads (4 a core, at most {MAX_JOBS})", file=sys.stderr)
+    return limit
 
 
 def tt_mb(text: str) -> int:

@@ -22,7 +22,7 @@ Two ways in:
 
 Exit status: 0 all went well, 1 some boards could not be analysed, 2 a usage error (bad
 option, malformed hand, contract or constraint -- found before any work, in either mode --
-impossible constraints on the one hand).
+impossible constraints on the one hand), 130 interrupted by Ctrl-C, 143 stopped by SIGTERM.
 Errors are one plain line on stderr, never a traceback.
 
 The command registers itself with :func:`add_parser` (:func:`ddsolver.cli.build_parser`
@@ -66,7 +66,11 @@ from ._common import (
     INTERRUPTED,
     OK,
     PROG,
+    TERMINATED,
+    Terminated,
     UsageError,
+    capped_jobs,
+    jobs_limit,
     positive_int,
     progress_bar,
     tt_mb,
@@ -138,7 +142,9 @@ def add_parser(commands: argparse._SubParsersAction,
                         "deals and report (default: a fresh seed, printed on stderr and in "
                         "the report)")
     p.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N",
-                   help="solver threads (default 1); the report does not depend on it")
+                   help="solver threads (default 1); the report does not depend on it "
+                        f"(more than {jobs_limit()}, 4 a core, run as {jobs_limit()} with a "
+                        "warning)")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text",
                    help="output format (default text)")
     p.add_argument("--sort", choices=CRITERIA, default="mean",
@@ -199,12 +205,14 @@ def _check_options(args: argparse.Namespace) -> None:
         # One seed for the whole run (every board), reported, so the run can be repeated.
         args.seed = draw_seed()
         args.seed_drawn = True
+    args.jobs = capped_jobs(args.jobs, "leads")
     args.min_samples = _whole("--min-samples", args.min_samples, 2,
                               "a whole number of at least 2 (a standard error needs two deals)")
     if args.stop_z is not None:
         args.stop_z = _positive("--stop-z", args.stop_z)
     args.max_seconds = _positive("--max-seconds", args.max_seconds)
     args.bidding = _bidding_system(args)
+    _check_save_deals(args)
     # A malformed constraint or hand is wrong for every board: say so once, up front.
     for seat in Seat:
         option = f"--{seat.name.lower()}"
@@ -339,10 +347,29 @@ def _one_hand(args, output: LeadsWriter, games: list[pbn.Game]) -> int:
     return OK
 
 
+def _event(source: str, board: int | None) -> str:
+    """The Event tag of the deals saved from one board of a file."""
+    return f"ddsolver leads: {source} board {board if board is not None else '?'}"
+
+
+def _check_save_deals(args: argparse.Namespace) -> None:
+    """A usage error, before any work, for an input file whose name cannot go into the
+    Event tag of the deals saved from it (a line break: a PBN tag is one line)."""
+    if not (args.save_deals and args.files):
+        return
+    for path in args.files:
+        try:
+            pbn.Game(line=None).set_tag("Event", _event(path, 1))
+        except ValueError:
+            raise UsageError(f"--save-deals: the input file name {path!r} holds a line "
+                             "break, which the saved deals' Event tag cannot hold; rename "
+                             "the file") from None
+
+
 def _board_games(report: LeadReport, source: str, board: int | None) -> list[pbn.Game]:
     out = []
     for g in report.games():
-        g.set_tag("Event", f"ddsolver leads: {source} board {board if board is not None else '?'}")
+        g.set_tag("Event", _event(source, board))
         out.append(g)
     return out
 
@@ -699,8 +726,11 @@ def run(args: argparse.Namespace) -> int:
             except OSError:
                 pass
         raise  # reported by ddsolver.cli.main, exit status 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         # Ctrl-C or SIGTERM: nothing is kept between runs, so there is nothing to resume.
+        if isinstance(stop, Terminated):
+            print(f"{_PROG}: terminated", file=sys.stderr)
+            return TERMINATED
         print(f"{_PROG}: interrupted", file=sys.stderr)
         return INTERRUPTED
     finally:
