@@ -59,7 +59,7 @@ from cardgames.scoring import Contract, Vulnerability, board_dealer, board_vulne
 
 from ..boards import label_of, located
 from ..formats.leads import LeadsWriter
-from ..leads import CRITERIA, LeadReport, analyse_leads, breaks, draw_seed, table_lead
+from ..leads import CRITERIA, DEAL_CHUNK, LeadReport, analyse_leads, breaks, draw_seed, table_lead
 from ..solver import DEFAULT_TT_MB, Solver
 from ._common import (
     FAILED,
@@ -164,8 +164,9 @@ def add_parser(commands: argparse._SubParsersAction,
     p.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                    help=f"transposition-table size per thread (default {DEFAULT_TT_MB})")
     p.add_argument("--max-seconds", default=60.0, metavar="S",
-                   help="dealing time budget per batch before giving up on rare "
-                        "constraints (seconds, more than 0; default 60)")
+                   help="dealing time budget per batch (at most "
+                        f"{DEAL_CHUNK} deals, or --batch with --stop-z) before giving up on "
+                        "rare constraints (seconds, more than 0; default 60)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
     return p
@@ -262,6 +263,9 @@ def _message(err: CardgamesError, args: argparse.Namespace) -> str:
             text = (f"{text[:cut]}; loosen them, or raise --max-seconds (now "
                     f"{args.max_seconds:g} s per batch of deals; at most {MAX_ATTEMPTS:,} "
                     f"random deals are tried per batch)")
+        cut = text.find("; ask for fewer at a time")
+        if cut >= 0:  # no constraints: only the time budget can be short
+            text = f"{text[:cut]}; raise --max-seconds (now {args.max_seconds:g} s per batch)"
     return text
 
 
