@@ -18,9 +18,8 @@ from pathlib import Path
 import pytest
 
 import ddsolver.leads as leads_module
-from cardgames.constraint_syntax import MAX_DEPTH, parse_constraint
+from cardgames.constraint_syntax import parse_constraint
 from cardgames.errors import ParseError
-from ddsolver.cli._common import jobs_limit
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
@@ -59,6 +58,7 @@ def test_leads_absurd_constraint_is_a_usage_error(run_cli, text, why):
 
 
 def test_constraint_nesting_up_to_the_limit_still_parses():
+    from cardgames.constraint_syntax import MAX_DEPTH
     assert parse_constraint("(" * MAX_DEPTH + "12+ hcp" + ")" * MAX_DEPTH)
     assert parse_constraint("not " * (MAX_DEPTH - 1) + "not balanced")
     with pytest.raises(ParseError, match="nest"):
@@ -177,6 +177,7 @@ def test_leads_stop_z_checks_at_batch_ends_across_chunks(monkeypatch):
 # ---- --jobs ------------------------------------------------------------------------------
 
 def test_absurd_jobs_is_capped_with_a_warning(run_cli, tmp_path):
+    from ddsolver.cli._common import jobs_limit
     out = tmp_path / "t.json"
     status, _, err = run_cli("table", PROBLEMS, "--jobs", "100000", "-q", "--format", "json",
                              "-o", out)
@@ -195,6 +196,7 @@ def test_absurd_jobs_is_capped_in_leads_too(run_cli):
 
 def test_table_with_absurd_jobs_does_not_read_far_ahead(tmp_path, run_cli, monkeypatch):
     """The boards read ahead of the solvers are bounded by the capped --jobs."""
+    from ddsolver.cli._common import jobs_limit
     import ddsolver.boards as boards
     seen: list[int] = []
     real = boards.chunks
