@@ -21,8 +21,10 @@ Exit status: 0 when everything went well, 1 when some boards could not be read o
 board's output is incomplete (a bad Dealer or Vulnerable tag: the table without par,
 reported the same way) or when no input file holds any game (``FILE: no games``), 2 for
 a usage error (a bad option, an input file that cannot be read, a malformed deal on the
-command line), 130 when interrupted (Ctrl-C), 143 when stopped by SIGTERM.  User errors
-are reported in one plain line, never with a traceback.
+command line) or an output that cannot be written (disk full: what the results store
+holds is kept, so --resume goes on once there is room), 130 when interrupted (Ctrl-C),
+143 when stopped by SIGTERM.  User errors are reported in one plain line, never with a
+traceback.
 
 Large files stream: boards are read a chunk at a time, solved on ``--jobs`` threads (one
 solver each; more than four a core, or 256, are cut down to that with a warning: they
@@ -38,7 +40,6 @@ script ``ddsolver`` and ``python -m ddsolver``.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..store import StoreError
@@ -49,10 +50,12 @@ from ._common import (
     PROG,
     TERMINATED,
     USAGE,
+    GuardedOutput,
     Interrupted,
     Terminated,
     UsageError,
     sigterm_as_interrupt,
+    silence_stdout,
 )
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -103,14 +106,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return USAGE
+    # Standard output guarded for the whole run: a write that fails (disk full, EIO) is one
+    # OutputError line, wherever the command writes from.
+    stdout = sys.stdout
+    sys.stdout = GuardedOutput(stdout, "standard output", stdout=True)  # type: ignore[assignment]
     try:
         with sigterm_as_interrupt():
             try:
-                return args.run(args)
+                status = args.run(args)
+                # What is still buffered goes out now, where a failure can be reported,
+                # rather than in Python's flush at exit.
+                sys.stdout.flush()
+                return status
             except Interrupted as stop:
                 # The command has said what was saved.
                 return TERMINATED if isinstance(stop.__context__, Terminated) else INTERRUPTED
-    except UsageError as err:
+    except UsageError as err:  # and OutputError: an output that cannot be written
         print(f"{PROG} {args.command}: error: {err}", file=sys.stderr)
         return USAGE
     except StoreError as err:  # the results store failed during the run (disk full...)
@@ -127,9 +138,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return INTERRUPTED
     except BrokenPipeError:
-        # The reader went away (`ddsolver table ... | head`): stop quietly.
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
+        # The reader went away (`ddsolver table ... | head`): stop quietly; what is still
+        # buffered goes to /dev/null.
+        silence_stdout()
         return FAILED
+    except OSError as err:
+        # Any other system error on the way (a file that fails to be written outside the
+        # guarded outputs): one line, no traceback.
+        where = f" ({err.filename})" if err.filename else ""
+        print(f"{PROG} {args.command}: error: {err.strerror or err}{where}", file=sys.stderr)
+        silence_stdout()
+        return USAGE
+    finally:
+        sys.stdout = stdout

@@ -37,6 +37,7 @@ from ._common import (
     OK,
     PROG,
     Interrupted,
+    OutputError,
     UsageError,
     capped_jobs,
     check_readable,
@@ -222,6 +223,21 @@ class Batch:
                 self.store.commit()
             print(interrupted_message(self.done, self.store, self.kind), file=sys.stderr)
             raise Interrupted() from None
+        except OutputError as err:
+            # Disk full, an I/O error: what was solved is kept for --resume all the same.
+            self.progress.close()
+            raise self._kept(err) from None
+
+    def _kept(self, err: OutputError) -> OutputError:
+        """``err`` with what the store keeps (committed now) and how to go on."""
+        if self.store is None:
+            return err
+        self.store.commit()
+        noun = _NOUNS[self.kind]
+        return OutputError(f"{err}; {self.store.added} new {noun[self.store.added != 1]} "
+                           f"saved in {self.store.path} ({self.store.count(self.kind)} in "
+                           "all): run the same command with --resume once the output can "
+                           "be written")
 
     def elapsed(self) -> float:
         """Seconds since the batch started."""
@@ -236,15 +252,23 @@ class Batch:
         """The exit status: FAILED if some board failed or came out incomplete."""
         return FAILED if self.failed or inputs.warnings else OK
 
-    def close(self) -> None:
+    def close(self, *, failing: bool = False) -> None:
+        """Close the bar, the output and the store (committed).  The output's last bytes
+        may fail to go out (disk full): that is an :class:`OutputError`, unless the run is
+        ``failing`` already, whose own error is the one to report."""
         self.progress.close()
-        if self._close_out:
-            self.stream.close()
-        if self.store is not None:
-            self.store.close()
+        try:
+            if self._close_out:
+                self.stream.close()
+        except OutputError as err:
+            if not failing:
+                raise self._kept(err) from None
+        finally:
+            if self.store is not None:
+                self.store.close()
 
     def __enter__(self) -> Batch:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: object, *exc: object) -> None:
+        self.close(failing=kind is not None)

@@ -39,7 +39,7 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TextIO
+from typing import TextIO, cast
 
 from cardgames import pbn
 from cardgames.auction import Auction, Call
@@ -67,6 +67,8 @@ from ._common import (
     OK,
     PROG,
     TERMINATED,
+    GuardedOutput,
+    OutputError,
     Terminated,
     UsageError,
     capped_jobs,
@@ -399,6 +401,8 @@ def _files(args, output: LeadsWriter, games: list[pbn.Game], report_error: Calla
                 for game in reader:
                     try:
                         result = _board(args, game, path, output)
+                    except OutputError:
+                        raise  # not the board's fault: the run cannot go on
                     except (CardgamesError, UsageError) as err:
                         failed += 1
                         # The place once: a PBNError names its own (err.where).
@@ -674,7 +678,7 @@ def _open_output(path: str, option: str, created: list[str]) -> TextIO:
         raise UsageError(f"cannot write {option} {path}: {err.strerror or err}") from None
     if not existed:
         created.append(path)
-    return fp
+    return cast(TextIO, GuardedOutput(fp, f"{option} {path}"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -682,13 +686,15 @@ def run(args: argparse.Namespace) -> int:
     def report_error(text: str) -> None:
         print(f"{_PROG}: {text}", file=sys.stderr)
 
-    out: TextIO = sys.stdout
+    # Write errors (disk full...) become one OutputError line, not a traceback.
+    out: TextIO = cast(TextIO, GuardedOutput(sys.stdout, "standard output", stdout=True))
     deals_fp: TextIO | None = None
     created: list[str] = []
+    opened: list[TextIO] = []
 
     def close_files() -> None:
-        for fp in (out, deals_fp):
-            if fp is not None and fp is not sys.stdout and not fp.closed:
+        for fp in opened:
+            if not fp.closed:
                 fp.close()
 
     try:
@@ -700,8 +706,10 @@ def run(args: argparse.Namespace) -> int:
         # error now, not after all the solving.
         if args.output:
             out = _open_output(args.output, "-o", created)
+            opened.append(out)
         if args.save_deals:
             deals_fp = _open_output(args.save_deals, "--save-deals", created)
+            opened.append(deals_fp)
         output = LeadsWriter(args.format, out, many=bool(args.files))
         games: list[pbn.Game] = []
         if args.files:
@@ -710,12 +718,9 @@ def run(args: argparse.Namespace) -> int:
             status = _one_hand(args, output, games)
         output.finish()
         if deals_fp is not None:
-            try:
-                pbn.dump(games, deals_fp)
-                deals_fp.close()
-            except OSError as err:
-                raise UsageError(f"cannot write --save-deals {args.save_deals}: "
-                             f"{err.strerror or err}") from None
+            pbn.dump(games, deals_fp)
+            deals_fp.close()
+        close_files()  # the report's last bytes go out now: a failure is reported
         if getattr(args, "seed_drawn", False) and getattr(args, "analysed", 0):
             # The text and JSON reports show it too; CSV does not.
             report_error(f"no --seed given: this run used --seed {args.seed} (give it to "

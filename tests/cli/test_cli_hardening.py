@@ -196,8 +196,8 @@ def test_absurd_jobs_is_capped_in_leads_too(run_cli):
 
 def test_table_with_absurd_jobs_does_not_read_far_ahead(tmp_path, run_cli, monkeypatch):
     """The boards read ahead of the solvers are bounded by the capped --jobs."""
-    from ddsolver.cli._common import jobs_limit
     import ddsolver.boards as boards
+    from ddsolver.cli._common import jobs_limit
     seen: list[int] = []
     real = boards.chunks
 
