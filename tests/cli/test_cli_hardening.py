@@ -242,3 +242,206 @@ def test_table_csv_writes_negative_par_scores_as_numbers(run_cli):
     scores = [r["par_score"] for r in csv.DictReader(io.StringIO(out)) if r["par_score"]]
     assert any(s.startswith("-") for s in scores)
     assert all(int(s) == int(s.lstrip("'")) and not s.startswith("'") for s in scores)
+
+
+# ---- outputs that cannot be written ------------------------------------------------------
+
+needs_dev_full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+
+
+@needs_dev_full
+@pytest.mark.parametrize("argv", [
+    ["table", PROBLEMS, "-o", "/dev/full"],
+    ["table", PROBLEMS, "--format", "pbn", "-o", "/dev/full"],
+    ["table", PROBLEMS, "--format", "csv", "-o", "/dev/full"],
+    ["report", PROBLEMS, "--html", "/dev/full"],
+    ["play", PLAYED, "-o", "/dev/full"],
+    ["leads", *HAND, *FAST, "-o", "/dev/full"],
+    ["leads", *HAND, *FAST, "--save-deals", "/dev/full"],
+], ids=["table", "table-pbn", "table-csv", "report", "play", "leads", "leads-save-deals"])
+def test_a_full_disk_is_one_line_and_exit_2(run_cli, argv):
+    status, _, err = run_cli(*argv)
+    line = plain_error(status, err)
+    assert "cannot write" in line and "/dev/full: No space left on device" in line
+
+
+@needs_dev_full
+@pytest.mark.parametrize("argv", [
+    ["table", PROBLEMS], ["table", PROBLEMS, "--format", "pbn"], ["play", PLAYED],
+    ["solve", "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872",
+     "--strain", "NT", "--declarer", "S"],
+    ["leads", *HAND, *FAST],
+], ids=["table", "table-pbn", "play", "solve", "leads"])
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(argv):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "ddsolver", *map(str, argv)],
+                              stdout=full, stderr=subprocess.PIPE, text=True, env=env(),
+                              timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        f"ddsolver {argv[0]}: error: cannot write standard output: No space left on device"]
+
+
+@needs_dev_full
+def test_a_full_disk_keeps_what_was_solved_in_the_store(run_cli, tmp_path):
+    db = tmp_path / "tables.sqlite"
+    status, _, err = run_cli("table", PROBLEMS, "-o", "/dev/full", "--db", db, "-j", "1")
+    line = plain_error(status, err)
+    assert f"saved in {db}" in line and "--resume" in line
+    import sqlite3
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM dd_tables").fetchone()[0] >= 1
+    out, reference = tmp_path / "out.txt", tmp_path / "ref.txt"
+    status, _, err = run_cli("table", PROBLEMS, "-o", out, "--db", db, "--resume", "-q")
+    assert status == 0, err
+    assert run_cli("table", PROBLEMS, "-o", reference, "-q")[0] == 0
+    assert out.read_bytes() == reference.read_bytes()
+
+
+@pytest.mark.parametrize("command", ["table", "play", "leads"])
+def test_output_to_a_directory_is_a_usage_error(run_cli, tmp_path, command):
+    source = PLAYED if command != "table" else PROBLEMS
+    extra = FAST if command == "leads" else ("-q",)
+    line = plain_error(*run_cli(command, source, *extra, "-o", tmp_path)[::2])
+    assert str(tmp_path) in line and "directory" in line
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True,
+                    reason="root writes anywhere")
+def test_output_to_a_read_only_place_is_a_usage_error(run_cli, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        line = plain_error(*run_cli("table", PROBLEMS, "-o", locked / "out.txt")[::2])
+        assert "Permission denied" in line
+    finally:
+        locked.chmod(0o700)
+
+
+def test_an_io_error_while_writing_is_one_line(run_cli, tmp_path, monkeypatch):
+    """EIO (a failing disk, a network file system gone) the way disk full is handled."""
+    import errno
+
+    from ddsolver.formats import table as table_formats
+
+    def broken(self, board, table, par):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+    monkeypatch.setattr(table_formats.TextWriter, "write", broken)
+    status, _, err = run_cli("table", PROBLEMS, "-o", tmp_path / "out.txt")
+    line = plain_error(status, err)
+    assert "Input/output error" in line
+
+
+# ---- two runs on one store ---------------------------------------------------------------
+
+def test_a_second_run_on_a_store_in_use_is_refused_before_any_output(run_cli, tmp_path):
+    from ddsolver.store import ResultStore
+    db = tmp_path / "tables.sqlite"
+    out = tmp_path / "out.csv"
+    with ResultStore(db):  # another run has it open
+        started = time.monotonic()
+        status, _, err = run_cli("table", PROBLEMS, "--format", "csv", "-o", out, "--db", db)
+        line = plain_error(status, err)
+        assert time.monotonic() - started < 5  # at once, not after SQLite's busy wait
+        assert f"{db} is in use by another ddsolver run" in line
+        assert not out.exists()  # no output begun, not even its header
+    # Once the other run is over, the store is free again.
+    status, _, err = run_cli("table", PROBLEMS, "--format", "csv", "-o", out, "--db", db, "-q")
+    assert status == 0, err and out.read_text().count("\n") > 1
+
+
+def test_two_processes_on_one_store_the_second_is_refused(tmp_path):
+    """The real case: two processes.  The first holds the store for its whole run; the
+    second stops at once with one line, and the first finishes its output untouched."""
+    path = tmp_path / "many.pbn"
+    path.write_text(endings_file(1200, seed=2, cards=8))  # about 2 s of solving
+    db = tmp_path / "tables.sqlite"
+    argv = [sys.executable, "-m", "ddsolver", "table", str(path), "--db", str(db), "-j", "1",
+            "-q", "--format", "csv"]
+    first = subprocess.Popen(argv + ["-o", str(tmp_path / "first.csv")],
+                             stderr=subprocess.PIPE, text=True, env=env())
+    try:
+        deadline = time.monotonic() + 60
+        while not db.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        second = subprocess.run(argv + ["-o", str(tmp_path / "second.csv")],
+                                capture_output=True, text=True, env=env(), timeout=60)
+        first_err = first.communicate(timeout=120)[1]
+    finally:
+        if first.poll() is None:
+            first.kill()
+    if second.returncode == 0:
+        pytest.skip("the first run was over before the second began")
+    assert second.returncode == 2 and "in use by another ddsolver run" in second.stderr
+    assert not (tmp_path / "second.csv").exists()
+    assert first.returncode == 0, first_err
+    assert (tmp_path / "first.csv").read_text().count("\n") == 1201
+
+
+# ---- killed, then resumed ----------------------------------------------------------------
+
+def endings_file(boards: int, *, seed: int, cards: int = 4) -> str:
+    """``boards`` random ``cards``-card endings as PBN (fast to solve), from ``seed``."""
+    import random
+    rng = random.Random(seed)
+    deck = [s + r for s in "SHDC" for r in "AKQJT98765432"]
+    games = []
+    for board in range(1, boards + 1):
+        rng.shuffle(deck)
+        hands = []
+        for seat in range(4):
+            held = deck[seat * cards:(seat + 1) * cards]
+            hands.append(".".join("".join(c[1] for c in sorted(
+                (c for c in held if c[0] == suit), key=lambda c: "AKQJT98765432".index(c[1])))
+                for suit in "SHDC"))
+        games.append(f'[Board "{board}"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                     f'[Deal "N:{" ".join(hands)}"]\n')
+    return "% PBN 2.1\n" + "\n".join(games)
+
+
+def test_killed_run_resumes_to_the_same_output_and_an_intact_store(tmp_path):
+    """SIGKILL (no chance to clean up) at a random, seeded point of a run with --db; the
+    run again with --resume writes exactly the output of an uninterrupted run, and the
+    store is intact, each deal in it once."""
+    import random
+    import sqlite3
+    boards = 4000  # about a second of solving: the kill lands well inside the run
+    path = tmp_path / "endings.pbn"
+    path.write_text(endings_file(boards, seed=7))
+    db, out, reference = tmp_path / "t.sqlite", tmp_path / "out.csv", tmp_path / "ref.csv"
+    argv = [sys.executable, "-m", "ddsolver", "table", str(path), "--format", "csv", "-q",
+            "-j", "1"]
+    done = subprocess.run(argv + ["-o", str(reference)], capture_output=True, text=True,
+                          env=env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    full = reference.stat().st_size
+    # Killed once the output holds a random share of its bytes (seeded: the same point
+    # every run, as far as the writes' timing allows).
+    kill_at = int(full * random.Random(14).uniform(0.2, 0.8))
+    proc = subprocess.Popen(argv + ["-o", str(out), "--db", str(db)],
+                            stderr=subprocess.PIPE, env=env())
+    try:
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            if out.exists() and out.stat().st_size >= kill_at:
+                break
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL, "the run ended before it was killed"
+    assert out.stat().st_size < full
+
+    resumed = subprocess.run(argv + ["-o", str(out), "--db", str(db), "--resume"],
+                             capture_output=True, text=True, env=env(), timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert out.read_bytes() == reference.read_bytes()
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        keys = [k for (k,) in con.execute("SELECT deal FROM dd_tables")]
+    deals = {line.split(",")[4] for line in reference.read_text().splitlines()[1:]}
+    assert len(keys) == len(set(keys)) == len(deals)
+    assert set(keys) == deals
