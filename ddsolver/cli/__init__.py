@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     # Standard output guarded for the whole run: a write that fails (disk full, EIO) is one
     # OutputError line, wherever the command writes from.
     stdout = sys.stdout
-    sys.stdout = GuardedOutput(stdout, "standard output", stdout=True)  # type: ignore[assignment]
+    sys.stdout = GuardedOutput(stdout, "standard output", stdout=True)
     try:
         with sigterm_as_interrupt():
             try:
