@@ -24,6 +24,7 @@ nothing in a store and reports its own way; it shares the pieces of
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -147,6 +148,11 @@ class Batch:
                  count_tag: bytes = b"[Deal ", announce_resume: bool = True,
                  keep_problems: bool = False, binary: bool = False):
         check_readable(args.files)
+        db = getattr(args, "db", None)
+        if db and output not in (None, "-") and \
+                os.path.realpath(db) == os.path.realpath(output):  # type: ignore[arg-type]
+            raise UsageError(f"{output} is the results store of --db: writing the output "
+                             "there would destroy it")
         show_progress = not args.quiet and sys.stderr.isatty()
         self.jobs = check_jobs(capped_jobs(args.jobs, args.command))
         self.kind = kind

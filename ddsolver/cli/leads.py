@@ -702,6 +702,10 @@ def run(args: argparse.Namespace) -> int:
         if args.output and args.save_deals and \
                 os.path.abspath(args.output) == os.path.abspath(args.save_deals):
             raise UsageError("-o and --save-deals name the same file")
+        for option, path in (("-o", args.output), ("--save-deals", args.save_deals)):
+            if path and any(os.path.realpath(path) == os.path.realpath(f) for f in args.files):
+                raise UsageError(f"{option} {path} is an input file: writing it would "
+                                 "destroy it")
         # Open the output files before any work: a path that cannot be written is a usage
         # error now, not after all the solving.
         if args.output:

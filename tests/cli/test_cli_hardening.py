@@ -448,3 +448,23 @@ def test_killed_run_resumes_to_the_same_output_and_an_intact_store(tmp_path):
     deals = {line.split(",")[4] for line in reference.read_text().splitlines()[1:]}
     assert len(keys) == len(set(keys)) == len(deals)
     assert set(keys) == deals
+
+
+# ---- outputs that would destroy an input -------------------------------------------------
+
+@pytest.mark.parametrize("option", ["-o", "--save-deals"])
+def test_leads_refuses_to_write_over_its_input(run_cli, tmp_path, option):
+    path = tmp_path / "played.pbn"
+    path.write_bytes(PLAYED.read_bytes())
+    line = plain_error(*run_cli("leads", path, *FAST, option, path)[::2])
+    assert "is an input file" in line
+    assert path.read_bytes() == PLAYED.read_bytes()
+
+
+def test_table_refuses_to_write_over_its_store(run_cli, tmp_path):
+    db = tmp_path / "tables.sqlite"
+    assert run_cli("table", PROBLEMS, "--db", db, "-q")[0] == 0
+    before = db.read_bytes()
+    line = plain_error(*run_cli("table", PROBLEMS, "--db", db, "-o", db, "-q")[::2])
+    assert "results store of --db" in line
+    assert db.read_bytes() == before
