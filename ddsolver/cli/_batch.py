@@ -150,7 +150,7 @@ class Batch:
         check_readable(args.files)
         db = getattr(args, "db", None)
         if db and output not in (None, "-") and \
-                os.path.realpath(db) == os.path.realpath(output):  # type: ignore[arg-type]
+                os.path.realpath(db) == os.path.realpath(output):
             raise UsageError(f"{output} is the results store of --db: writing the output "
                              "there would destroy it")
         show_progress = not args.quiet and sys.stderr.isatty()
