@@ -85,7 +85,7 @@ from .solver import DEFAULT_TT_MB, check_jobs
 
 __all__ = ["LeadRow", "LeadReport", "TableLead", "analyse_leads", "summarise_leads",
            "lead_groups", "table_lead", "seat_acceptance", "breaks", "CRITERIA", "Z95",
-           "CSV_FIELDS"]
+           "CSV_FIELDS", "deal_games"]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -416,21 +416,8 @@ class LeadReport:
         ``LeadTricks`` tag (``"SK:4 SQ:4 S7:3 ..."``)."""
         if self.card_tricks is None or len(self.deals) != self.samples:
             raise ValueError("the report kept no deals (analyse_leads(keep_deals=False))")
-        games = []
-        note = (f"{{defence's double-dummy tricks for each opening lead by "
-                f"{self.leader.letter}}}")
-        for i, deal in enumerate(self.deals):
-            g = pbn.Game(line=None)
-            g.set_tag("Event", "ddsolver leads")
-            g.set_tag("Board", str(i + 1))
-            g.set_tag("Vulnerable", str(self.vulnerability))
-            g.set_tag("Deal", deal.to_pbn(self.leader))
-            g.set_tag("Declarer", self.declarer.letter)
-            g.set_tag("Contract", self.contract.call)
-            value = " ".join(f"{c}:{int(t)}" for c, t in zip(self.hand_cards,
-                                                              self.card_tricks[i]))
-            games.append(pbn.Game([*g.tags, pbn.Tag("LeadTricks", value, comments=(note,))]))
-        return games
+        return deal_games(self.deals, self.card_tricks, self.hand_cards, self.contract,
+                          self.declarer, self.vulnerability)
 
     def to_pbn(self) -> str:
         return pbn.dumps(self.games())
@@ -629,6 +616,28 @@ def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLi
                       card_tricks=arr, deals=tuple(deals), stopped_early=stopped_early)
 
 
+def deal_games(deals: Sequence[Deal], card_tricks: np.ndarray, cards: Sequence[Card],
+               contract: Contract, declarer: Seat, vulnerability: Vulnerability, *,
+               first: int = 1) -> list[pbn.Game]:
+    """Sampled deals as PBN games (boards numbered from ``first``), each with the
+    defence's tricks for each of the leader's ``cards`` (``card_tricks``: deals x cards)
+    in a ``LeadTricks`` tag: what :meth:`LeadReport.games` and ``on_games`` give."""
+    leader = declarer.lho
+    note = f"{{defence's double-dummy tricks for each opening lead by {leader.letter}}}"
+    games = []
+    for i, deal in enumerate(deals):
+        g = pbn.Game(line=None)
+        g.set_tag("Event", "ddsolver leads")
+        g.set_tag("Board", str(first + i))
+        g.set_tag("Vulnerable", str(vulnerability))
+        g.set_tag("Deal", deal.to_pbn(leader))
+        g.set_tag("Declarer", declarer.letter)
+        g.set_tag("Contract", contract.call)
+        value = " ".join(f"{c}:{int(t)}" for c, t in zip(cards, card_tricks[i]))
+        games.append(pbn.Game([*g.tags, pbn.Tag("LeadTricks", value, comments=(note,))]))
+    return games
+
+
 # ---- the constraints, one seat at a time, and the real deal ---------------------------------
 
 #: Random deals dealt to measure one seat's constraint alone (:func:`seat_acceptance`):
@@ -758,6 +767,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                   criterion: str = "mean", z: float = Z95, stop_z: float | None = None,
                   min_samples: int = 100, batch: int = 100, tt_mb: int = DEFAULT_TT_MB,
                   keep_deals: bool = True, progress: Callable[[int], None] | None = None,
+                  on_games: Callable[[list[pbn.Game]], None] | None = None,
                   max_attempts: int = 20_000_000, max_seconds: float = 60.0) -> LeadReport:
     """Monte-Carlo opening-lead analysis; see the module docstring.
 
@@ -781,6 +791,9 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         the rule is checked at the end of each batch from then on).
     :param batch: deals per batch (with ``stop_z``, how often the rule is checked).
     :param progress: called with the number of deals just solved (for a progress bar).
+    :param on_games: called with each chunk of deals as soon as it is solved, as the PBN
+        games :meth:`LeadReport.games` would give (numbered on from the last chunk): to
+        write every deal out without keeping them all (``keep_deals=False``).
     :param max_attempts: / :param max_seconds: the dealing budget per batch.
     :raises SamplingError: constraints impossible or too rare.
     :raises ParseError: bad contract, seat, vulnerability or constraint text.
@@ -801,7 +814,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         if given is not None and not isinstance(given, Mapping):
             raise TypeError(f"{name} must be a mapping seat -> {name[:-1]} (a dict such as "
                             f"{{'N': ...}}), got {type(given).__name__}")
-    for name, f in (("predicate", predicate), ("progress", progress)):
+    for name, f in (("predicate", predicate), ("progress", progress), ("on_games", on_games)):
         if f is not None and not callable(f):
             raise TypeError(f"{name} must be a function (or None), got {type(f).__name__}")
     c, decl = _parse_contract(contract, declarer)
@@ -867,6 +880,9 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
             solved = pool.map(new, c.strain, leader, progress)
             scores.append(np.array([[sc[x] for x in cards] for sc in solved], dtype=np.int8)
                           .reshape(-1, len(cards)))
+            if on_games is not None:
+                on_games(deal_games(new, scores[-1], cards, c, decl, vulnerability,
+                                    first=done + 1))
             done += len(new)
             if keep_deals:
                 deals += new

@@ -295,8 +295,27 @@ def _seat_options(args: argparse.Namespace, leader: Seat | None
     return constraints, known
 
 
+def _deal_writer(args, event: str | None) -> Callable[[list[pbn.Game]], None] | None:
+    """With --save-deals, what writes each chunk of sampled deals as it is solved (so they
+    are not all kept until the end), with ``event`` as their Event tag; else None.  The
+    file's directives are written before the first deal."""
+    fp: TextIO | None = getattr(args, "deals_fp", None)
+    if fp is None:
+        return None
+
+    def write(games: list[pbn.Game]) -> None:
+        if not getattr(args, "deals_begun", False):
+            pbn.dump([], fp)  # the directives alone: the deals follow as pbn.dump would
+            args.deals_begun = True
+        for game in games:
+            if event is not None:
+                game.set_tag("Event", event)
+            fp.write(game.to_pbn() + "\n")
+    return write
+
+
 def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
-             constraints, known, label: str) -> LeadReport:
+             constraints, known, label: str, event: str | None = None) -> LeadReport:
     bar = _progress_bar(args, label)
     args.analysed = getattr(args, "analysed", 0) + 1
     try:
@@ -306,7 +325,7 @@ def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
                              min_samples=args.min_samples, batch=args.batch,
                              tt_mb=args.tt_mb, max_seconds=args.max_seconds,
                              max_attempts=MAX_ATTEMPTS,
-                             keep_deals=args.save_deals is not None,
+                             keep_deals=False, on_games=_deal_writer(args, event),
                              progress=bar.update if bar is not None else None)
     finally:
         if bar is not None:
@@ -321,7 +340,7 @@ def _progress_bar(args, label: str):
 
 # ---- the two modes --------------------------------------------------------------------------
 
-def _one_hand(args, output: LeadsWriter, games: list[pbn.Game]) -> int:
+def _one_hand(args, output: LeadsWriter) -> int:
     if not args.hand or not args.contract:
         raise UsageError("give --hand and --contract (and --declarer), or PBN files")
     try:
@@ -349,7 +368,6 @@ def _one_hand(args, output: LeadsWriter, games: list[pbn.Game]) -> int:
     except CardgamesError as err:
         raise UsageError(_message(err, args)) from None
     output.add(report, None)
-    games += report.games() if args.save_deals else []
     return OK
 
 
@@ -372,16 +390,7 @@ def _check_save_deals(args: argparse.Namespace) -> None:
                              "the file") from None
 
 
-def _board_games(report: LeadReport, source: str, board: int | None) -> list[pbn.Game]:
-    out = []
-    for g in report.games():
-        g.set_tag("Event", _event(source, board))
-        out.append(g)
-    return out
-
-
-def _files(args, output: LeadsWriter, games: list[pbn.Game], report_error: Callable[[str], None]
-           ) -> int:
+def _files(args, output: LeadsWriter, report_error: Callable[[str], None]) -> int:
     if args.hand or args.contract or args.declarer or args.leader or args.vul:
         raise UsageError("with PBN files, the hand, contract, declarer and vulnerability come from "
                      "each board; drop --hand/--contract/--declarer/--leader/--vul")
@@ -416,8 +425,6 @@ def _files(args, output: LeadsWriter, games: list[pbn.Game], report_error: Calla
                         skipped += 1
                         continue
                     analysed += 1
-                    if args.save_deals:
-                        games += _board_games(result, path, game.board)
         except BrokenPipeError:
             raise
         except OSError as err:
@@ -481,7 +488,7 @@ def _board(args, game: pbn.Game, path: str, output: LeadsWriter) -> LeadReport |
     if lead_note:
         notes.append(lead_note)
     report = _analyse(args, hand, contract, declarer, vul, constraints, known,
-                      f"board {game.board}")
+                      f"board {game.board}", _event(path, game.board))
     # Only now, the sample dealt, is the real deal looked at.
     broken = {}
     for seat, c in sorted(constraints.items()):
@@ -714,16 +721,15 @@ def run(args: argparse.Namespace) -> int:
         if args.save_deals:
             deals_fp = _open_output(args.save_deals, "--save-deals", created)
             opened.append(deals_fp)
+        args.deals_fp = deals_fp
         output = LeadsWriter(args.format, out, many=bool(args.files))
-        games: list[pbn.Game] = []
         if args.files:
-            status = _files(args, output, games, report_error)
+            status = _files(args, output, report_error)
         else:
-            status = _one_hand(args, output, games)
+            status = _one_hand(args, output)
         output.finish()
-        if deals_fp is not None:
-            pbn.dump(games, deals_fp)
-            deals_fp.close()
+        if deals_fp is not None and not getattr(args, "deals_begun", False):
+            pbn.dump([], deals_fp)  # no deal at all: the directives, as before
         close_files()  # the report's last bytes go out now: a failure is reported
         if getattr(args, "seed_drawn", False) and getattr(args, "analysed", 0):
             # The text and JSON reports show it too; CSV does not.
