@@ -144,6 +144,29 @@ def test_leads_deals_and_solves_a_chunk_at_a_time(monkeypatch):
     assert list(report.deals) == whole
 
 
+def test_leads_hands_out_the_deals_a_chunk_at_a_time_for_save_deals(monkeypatch):
+    """on_games (what --save-deals writes with) gets every deal as soon as its chunk is
+    solved: together, exactly the games the report would give at the end."""
+    from ddsolver import analyse_leads
+    monkeypatch.setattr(leads_module, "_Pool", _FakePool)
+    chunks: list[list] = []
+    n = leads_module.DEAL_CHUNK + 3
+    report = analyse_leads("KQ72.J83.T94.A65", "4S", "S", samples=n, seed=5,
+                           on_games=chunks.append)
+    assert [len(c) for c in chunks] == [leads_module.DEAL_CHUNK, 3]
+    assert [g.to_pbn() for c in chunks for g in c] == [g.to_pbn() for g in report.games()]
+
+
+def test_leads_save_deals_file_is_the_report_deals(run_cli, tmp_path):
+    from cardgames import pbn
+    saved = tmp_path / "deals.pbn"
+    status, _, err = run_cli("leads", *HAND, "--samples", "3", "--seed", "4", "-q",
+                             "--save-deals", saved, "--format", "json")
+    assert status == 0, err
+    report = leads_module.analyse_leads("KQ72.J83.T94.A65", "4S", "S", samples=3, seed=4)
+    assert saved.read_text() == pbn.dumps(report.games())
+
+
 def test_leads_many_samples_without_constraints_do_not_blame_constraints(monkeypatch):
     """--samples far beyond one dealing budget: dealt a chunk at a time, each within the
     budget, rather than failing with 'the constraints accept too few deals'."""
