@@ -491,3 +491,23 @@ def test_table_refuses_to_write_over_its_store(run_cli, tmp_path):
     line = plain_error(*run_cli("table", PROBLEMS, "--db", db, "-o", db, "-q")[::2])
     assert "results store of --db" in line
     assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("argv", [
+    ["table", DATA / "session.pbn", "-j", "1"],
+    ["table", DATA / "session.pbn", "-j", "1", "--format", "pbn"],
+    ["play", PLAYED, "-j", "1"],
+], ids=["table", "table-pbn", "play"])
+def test_a_reader_that_goes_away_stops_the_run_quietly(argv):
+    """`ddsolver table ... | head -1`: no traceback, no 'Exception ignored' at exit."""
+    proc = subprocess.Popen([sys.executable, "-m", "ddsolver", *map(str, argv), "-q"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+    try:
+        assert proc.stdout is not None and proc.stdout.readline()
+        proc.stdout.close()  # the reader goes away
+        err = proc.communicate(timeout=120)[1].decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1, err
+    assert "Traceback" not in err and "Exception ignored" not in err
