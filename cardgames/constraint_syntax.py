@@ -75,6 +75,13 @@ from .errors import ParseError
 
 __all__ = ["parse_constraint"]
 
+#: How deep parentheses and ``not`` may nest: far beyond any real constraint, and far
+#: short of Python's recursion limit (the parser and the constraints it builds recurse).
+MAX_DEPTH = 100
+#: The most digits a number may have: every count here is below 100 (a shape such as
+#: ``4333`` is four), and ``int()`` refuses numbers of more than 4,300 digits.
+_MAX_DIGITS = 9
+
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
   | (?P<pattern>(?:\d{1,2}|[xX])(?:=(?:\d{1,2}|[xX])){3})
@@ -111,6 +118,7 @@ class _Parser:
         self.text = text
         self.toks = _tokenise(text)
         self.i = 0
+        self.depth = 0  # parentheses and `not` open around the current term
 
     # helpers
     @property
@@ -154,19 +162,33 @@ class _Parser:
 
     def term(self) -> Constraint:
         t = self.tok
-        if t.kind == "word" and t.text.lower() == "not":
-            self.take()
+        nests = (t.kind == "word" and t.text.lower() == "not") or t.text == "("
+        if not nests:
+            return self.simple_term(t)
+        if self.depth >= MAX_DEPTH:
+            raise self.error(f"parentheses and 'not' nest more than {MAX_DEPTH} deep")
+        self.depth += 1
+        try:
+            return self.nested_term(t)
+        finally:
+            self.depth -= 1
+
+    def nested_term(self, t: _Tok) -> Constraint:
+        """``not TERM`` or ``( ... )``."""
+        self.take()
+        if t.text != "(":
             return Not(self.term())
-        if t.text == "(":
+        parts = [self.disjunction()]
+        while self.tok.text == "," or self.is_word("and"):
             self.take()
-            parts = [self.disjunction()]
-            while self.tok.text == "," or self.is_word("and"):
-                self.take()
-                parts.append(self.disjunction())
-            if self.tok.text != ")":
-                raise self.error("expected ')'")
-            self.take()
-            return parts[0] if len(parts) == 1 else AllOf(parts)
+            parts.append(self.disjunction())
+        if self.tok.text != ")":
+            raise self.error("expected ')'")
+        self.take()
+        return parts[0] if len(parts) == 1 else AllOf(parts)
+
+    def simple_term(self, t: _Tok) -> Constraint:
+        """Any term but ``not`` and parentheses."""
         if t.kind == "pattern":
             self.take()
             return self.shape(t)
@@ -223,7 +245,13 @@ class _Parser:
         t = self.take()
         if t.kind != "num":
             raise self.error("expected a number", t)
-        return int(t.text), t
+        return self.whole(t.text, t), t
+
+    def whole(self, digits: str, t: _Tok) -> int:
+        """The value of a run of digits, or a ParseError for one too long to mean anything."""
+        if len(digits.lstrip("0")) > _MAX_DIGITS:
+            raise self.error(f"number too large ({len(digits):,} digits)", t)
+        return int(digits)
 
     def subject(self) -> _Subject:
         """What a number counts: 'hcp', a suit (its length), 'hcp in SUIT', 'ltc',
@@ -252,7 +280,7 @@ class _Parser:
         m = re.fullmatch(r"top(\d*)", word)
         if m is not None:
             if m.group(1):
-                top = int(m.group(1))
+                top = self.whole(m.group(1), t)
             else:
                 top, _ = self.number()
             if not 1 <= top <= 13:

@@ -349,6 +349,13 @@ class Sampler:
 
     def _too_rare(self, n: int, have: int, tried: int, got: int, elapsed: float) -> SamplingError:
         rate = got / tried if tried else 0.0
+        if not self.constraints and self.predicate is None:
+            # Nothing to blame but the size of the request (every deal is kept).
+            return SamplingError(
+                f"{n:,} deals cannot be dealt within the budget of one call: {got:,} dealt "
+                f"in {elapsed:.1f} s ({tried:,} tried); ask for fewer at a time, or raise "
+                f"max_attempts ({self.max_attempts:,}) / max_seconds ({self.max_seconds:g})",
+                attempts=tried, accepted=got)
         return SamplingError(
             f"the constraints accept too few deals: {got} of {tried:,} random deals "
             f"(rate {rate:.2g}) in {elapsed:.1f} s, {n} wanted ({have} found); loosen them or "

@@ -32,7 +32,7 @@ from cardgames.hands import Deal
 from cardgames.play import Position
 
 from .errors import IllegalPlayError, ParseError
-from .solver import DEFAULT_TT_MB, Solver, as_deal, thread_solver
+from .solver import DEFAULT_TT_MB, Solver, as_deal, played_items, thread_solver
 
 __all__ = ["CostlyCard", "PlayAnalysis", "analyse_play", "analysis_of_trace"]
 
@@ -115,7 +115,7 @@ class PlayAnalysis:
 def _check_play(deal: Deal, strain: Strain, leader: Seat,
                 played: Iterable[CardLike] | str) -> Position:
     """The position after ``played``, every card checked, an error naming the bad card."""
-    items = played.replace(",", " ").split() if isinstance(played, str) else list(played)
+    items = played_items(played)
     position = Position(deal, strain, leader)
     for i, item in enumerate(items):
         where = f"card {i + 1} of the play (trick {i // 4 + 1})"
@@ -146,6 +146,8 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
     :raises ParseError: for a bad strain, seat or card, or a malformed PBN string.
     :raises IllegalPlayError: for a card not held by the player to move, or a revoke; the
         message names the card and its place in the play.
+    :raises TypeError: for a ``played`` that is not cards, a ``solver`` that is not a
+        :class:`Solver`, a ``tt_mb`` that is not an int.
     """
     d = as_deal(deal)
     try:
@@ -159,6 +161,9 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
     cards = _check_play(d, trumps, lead, played).played
     if solver is None:
         solver = thread_solver(tt_mb)
+    elif not isinstance(solver, Solver):
+        raise TypeError(f"solver must be a ddsolver.Solver (or None), got "
+                        f"{type(solver).__name__}")
 
     declarer = lead.rho
     # One pass over the play in the core (not one replay per card): North-South's tricks

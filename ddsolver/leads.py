@@ -52,7 +52,8 @@ false "clear" more likely than a single look at the end would, so use a larger `
 (2.5 to 3) than the confidence level you want.
 
 **Reproducibility.**  Deals come from ``numpy.random.default_rng(seed)`` in the main thread
-and are dealt before they are solved; results are kept in sample order, so the report is the
+and are dealt a chunk at a time (:data:`DEAL_CHUNK` deals, so memory does not grow with
+``samples``) before they are solved; results are kept in sample order, so the report is the
 same for the same seed whatever ``jobs`` is.  Without a seed, one is drawn from the
 system's entropy and recorded in the report (``report.seed``), so any run can be repeated.
 ``jobs`` threads each own a :class:`~ddsolver.Solver` (the core releases the GIL while it searches).
@@ -65,7 +66,7 @@ import io
 import json
 import math
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 
@@ -83,7 +84,8 @@ from .pool import SolverPool
 from .solver import DEFAULT_TT_MB, check_jobs
 
 __all__ = ["LeadRow", "LeadReport", "TableLead", "analyse_leads", "summarise_leads",
-           "lead_groups", "table_lead", "seat_acceptance", "breaks", "CRITERIA", "Z95"]
+           "lead_groups", "table_lead", "seat_acceptance", "breaks", "CRITERIA", "Z95",
+           "CSV_FIELDS", "deal_games"]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -219,7 +221,8 @@ class TableLead:
         return f"Lead at the table: {self.card}{who} ({self.label}): {cost}{real}"
 
 
-_CSV_FIELDS = ("label", "n", "mean", "var", "sd", "se", "ci_low", "ci_high", "p_set",
+#: The columns of :meth:`LeadReport.to_csv`.
+CSV_FIELDS = ("label", "n", "mean", "var", "sd", "se", "ci_low", "ci_high", "p_set",
                "p_set_low", "p_set_high", "score", "score_se", "diff_tricks", "diff_tricks_se",
                "diff_imps", "diff_imps_se", "mp_vs_best", "mp_vs_best_se", "mp_field",
                "mp_field_se", "best", "close", "tied", "table")
@@ -298,21 +301,25 @@ class LeadReport:
         return json.dumps(self.to_dict(), indent=indent)
 
     def to_csv(self, *, header: bool = True) -> str:
-        """One line per lead, the columns of ``_CSV_FIELDS``; ``table`` is 1 on the row of
+        """One line per lead, the columns of :data:`CSV_FIELDS`; ``table`` is 1 on the row of
         the lead made at the table."""
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
         if header:
-            w.writerow(_CSV_FIELDS)
+            w.writerow(CSV_FIELDS)
+        w.writerows(self.csv_rows())
+        return out.getvalue()
+
+    def csv_rows(self) -> list[list[str | int]]:
+        """The rows of :meth:`to_csv` without its header, as cells (columns
+        :data:`CSV_FIELDS`), for a writer that puts columns of its own before them."""
         table = self.table.label if self.table is not None else None
-        for r in self.rows:
-            w.writerow([r.label, r.n, *(_fmt(x) for x in (
+        return [[r.label, r.n, *(_fmt(x) for x in (
                 r.mean, r.var, r.sd, r.se, r.ci[0], r.ci[1], r.p_set, r.p_set_ci[0],
                 r.p_set_ci[1], r.score, r.score_se, r.diff_tricks, r.diff_tricks_se,
                 r.diff_imps, r.diff_imps_se, r.mp_vs_best, r.mp_vs_best_se, r.mp_field,
                 r.mp_field_se)), int(r.best), int(r.close), int(r.tied),
-                int(r.label == table)])
-        return out.getvalue()
+                int(r.label == table)] for r in self.rows]
 
     def to_text(self) -> str:
         """A readable table, best lead first."""
@@ -409,21 +416,8 @@ class LeadReport:
         ``LeadTricks`` tag (``"SK:4 SQ:4 S7:3 ..."``)."""
         if self.card_tricks is None or len(self.deals) != self.samples:
             raise ValueError("the report kept no deals (analyse_leads(keep_deals=False))")
-        games = []
-        note = (f"{{defence's double-dummy tricks for each opening lead by "
-                f"{self.leader.letter}}}")
-        for i, deal in enumerate(self.deals):
-            g = pbn.Game(line=None)
-            g.set_tag("Event", "ddsolver leads")
-            g.set_tag("Board", str(i + 1))
-            g.set_tag("Vulnerable", str(self.vulnerability))
-            g.set_tag("Deal", deal.to_pbn(self.leader))
-            g.set_tag("Declarer", self.declarer.letter)
-            g.set_tag("Contract", self.contract.call)
-            value = " ".join(f"{c}:{int(t)}" for c, t in zip(self.hand_cards,
-                                                              self.card_tricks[i]))
-            games.append(pbn.Game([*g.tags, pbn.Tag("LeadTricks", value, comments=(note,))]))
-        return games
+        return deal_games(self.deals, self.card_tricks, self.hand_cards, self.contract,
+                          self.declarer, self.vulnerability)
 
     def to_pbn(self) -> str:
         return pbn.dumps(self.games())
@@ -622,6 +616,28 @@ def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLi
                       card_tricks=arr, deals=tuple(deals), stopped_early=stopped_early)
 
 
+def deal_games(deals: Sequence[Deal], card_tricks: np.ndarray, cards: Sequence[Card],
+               contract: Contract, declarer: Seat, vulnerability: Vulnerability, *,
+               first: int = 1) -> list[pbn.Game]:
+    """Sampled deals as PBN games (boards numbered from ``first``), each with the
+    defence's tricks for each of the leader's ``cards`` (``card_tricks``: deals x cards)
+    in a ``LeadTricks`` tag: what :meth:`LeadReport.games` and ``on_games`` give."""
+    leader = declarer.lho
+    note = f"{{defence's double-dummy tricks for each opening lead by {leader.letter}}}"
+    games = []
+    for i, deal in enumerate(deals):
+        g = pbn.Game(line=None)
+        g.set_tag("Event", "ddsolver leads")
+        g.set_tag("Board", str(first + i))
+        g.set_tag("Vulnerable", str(vulnerability))
+        g.set_tag("Deal", deal.to_pbn(leader))
+        g.set_tag("Declarer", declarer.letter)
+        g.set_tag("Contract", contract.call)
+        value = " ".join(f"{c}:{int(t)}" for c, t in zip(cards, card_tricks[i]))
+        games.append(pbn.Game([*g.tags, pbn.Tag("LeadTricks", value, comments=(note,))]))
+    return games
+
+
 # ---- the constraints, one seat at a time, and the real deal ---------------------------------
 
 #: Random deals dealt to measure one seat's constraint alone (:func:`seat_acceptance`):
@@ -699,6 +715,12 @@ def table_lead(report: LeadReport, card: CardLike, real: Mapping[Card, int] | No
 
 # ---- the analysis ---------------------------------------------------------------------------
 
+#: The most deals :func:`analyse_leads` deals before solving them: memory holds one chunk of
+#: deals at a time, however many are asked for (with ``stop_z``, a ``batch`` is dealt in
+#: chunks of this size too).
+DEAL_CHUNK = 1000
+
+
 class _Pool:
     """Solve deals on ``jobs`` threads, one Solver each, results in input order."""
 
@@ -745,6 +767,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                   criterion: str = "mean", z: float = Z95, stop_z: float | None = None,
                   min_samples: int = 100, batch: int = 100, tt_mb: int = DEFAULT_TT_MB,
                   keep_deals: bool = True, progress: Callable[[int], None] | None = None,
+                  on_games: Callable[[list[pbn.Game]], None] | None = None,
                   max_attempts: int = 20_000_000, max_seconds: float = 60.0) -> LeadReport:
     """Monte-Carlo opening-lead analysis; see the module docstring.
 
@@ -768,18 +791,32 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         the rule is checked at the end of each batch from then on).
     :param batch: deals per batch (with ``stop_z``, how often the rule is checked).
     :param progress: called with the number of deals just solved (for a progress bar).
+    :param on_games: called with each chunk of deals as soon as it is solved, as the PBN
+        games :meth:`LeadReport.games` would give (numbered on from the last chunk): to
+        write every deal out without keeping them all (``keep_deals=False``).
     :param max_attempts: / :param max_seconds: the dealing budget per batch.
     :raises SamplingError: constraints impossible or too rare.
     :raises ParseError: bad contract, seat, vulnerability or constraint text.
     :raises DealError: the known cards clash.
     :raises ValueError: bad samples, jobs, batch, min_samples, criterion, seed, z, stop_z,
-        max_seconds.
+        max_seconds, max_attempts.
     :raises TypeError: ``jobs`` not an int (checked by :func:`~ddsolver.solver.check_jobs`,
-        as everywhere).
+        as everywhere), ``hand`` neither a Hand nor text, ``constraints`` or ``known`` not
+        a mapping, ``predicate`` or ``progress`` not callable.
     """
+    if not isinstance(hand, (Hand, str)):
+        raise TypeError(f"hand must be a Hand or PBN text such as 'KQ72.J83.T94.A65', got "
+                        f"{type(hand).__name__}")
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
     if len(h) != 13:
         raise CardgamesError(f"the leader's hand must hold 13 cards, not {len(h)}")
+    for name, given in (("constraints", constraints), ("known", known)):
+        if given is not None and not isinstance(given, Mapping):
+            raise TypeError(f"{name} must be a mapping seat -> {name[:-1]} (a dict such as "
+                            f"{{'N': ...}}), got {type(given).__name__}")
+    for name, f in (("predicate", predicate), ("progress", progress), ("on_games", on_games)):
+        if f is not None and not callable(f):
+            raise TypeError(f"{name} must be a function (or None), got {type(f).__name__}")
     c, decl = _parse_contract(contract, declarer)
     vulnerability = Vulnerability.parse(vul)
     leader = decl.lho
@@ -793,8 +830,12 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a whole number of at least 1, got {v!r}")
     for name, x in (("z", z), ("stop_z", stop_z)):
-        if x is not None and not (isinstance(x, (int, float)) and math.isfinite(x) and x > 0):
+        if (x is not None or name == "z") and not (
+                isinstance(x, (int, float)) and math.isfinite(x) and x > 0):
             raise ValueError(f"{name} must be a positive finite number, got {x!r}")
+    if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
+        raise ValueError(f"max_attempts must be a whole number of at least 1, got "
+                         f"{max_attempts!r}")
     if not (isinstance(max_seconds, (int, float)) and max_seconds > 0):  # NaN fails too
         raise ValueError(f"max_seconds must be a positive number, got {max_seconds!r}")
     if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 2:
@@ -805,6 +846,9 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         seat = Seat.parse(seat_like)
         if seat == leader:
             raise CardgamesError("the leader's hand is given as `hand`, not in `known`")
+        if not isinstance(kh, (Hand, str, Iterable)) or isinstance(kh, bytes):
+            raise TypeError(f"known[{seat.letter!r}] must be a Hand, PBN text or cards, got "
+                            f"{type(kh).__name__}")
         known_hands[seat] = kh
     cons = {Seat.parse(k): as_constraint(v) for k, v in (constraints or {}).items()}
     sampler = Sampler(known_hands, cons, predicate=predicate, seed=seed,  # type: ignore[arg-type]
@@ -820,25 +864,38 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     decl_vul = vulnerability.is_vulnerable(decl)
     step = batch if stop_z is not None else samples
     pool = _Pool(jobs, tt_mb)
-    deals: list[Deal] = []
-    scores: list[dict[Card, int]] = []
+    deals: list[Deal] = []      # kept only with keep_deals
+    scores: list[np.ndarray] = []  # per chunk: deals x cards in hand order, tricks (int8)
+    done = 0
     stopped = False
     cards = h.cards
+    first = [cards.index(g[0]) for g in groups]
     try:
-        while len(deals) < samples:
-            new = sampler.sample(min(step, samples - len(deals)))
-            scores += pool.map(new, c.strain, leader, progress)
-            deals += new
-            if stop_z is not None and len(deals) >= min_samples and len(deals) < samples:
-                arr = np.array([[sc[x] for x in cards] for sc in scores])
-                first = [cards.index(g[0]) for g in groups]
+        while done < samples:
+            # Dealt and solved a chunk at a time, so memory holds one chunk of deals (and
+            # the scores, 13 bytes a deal), not the whole sample; the sampler's sequence of
+            # deals does not depend on how many are asked for at a time, so the deals, and
+            # the report, are those of one big call.
+            new = sampler.sample(min(step - done % step, samples - done, DEAL_CHUNK))
+            solved = pool.map(new, c.strain, leader, progress)
+            scores.append(np.array([[sc[x] for x in cards] for sc in solved], dtype=np.int8)
+                          .reshape(-1, len(cards)))
+            if on_games is not None:
+                on_games(deal_games(new, scores[-1], cards, c, decl, vulnerability,
+                                    first=done + 1))
+            done += len(new)
+            if keep_deals:
+                deals += new
+            at_check = done % step == 0 or done == samples
+            if stop_z is not None and at_check and min_samples <= done < samples:
+                arr = np.concatenate(scores)
                 rows, _ = _rows(arr[:, first], groups, c, decl_vul, criterion, stop_z)
                 if _best_is_clear(rows):
                     stopped = True
                     break
     finally:
         pool.close()
-    report = summarise_leads(h, c, decl, vulnerability, scores,  # type: ignore[arg-type]
+    report = summarise_leads(h, c, decl, vulnerability, np.concatenate(scores),
                              criterion=criterion, z=z,
                              seed=seed, attempts=sampler.attempts,
                              acceptance_rate=sampler.acceptance_rate, constraints=cons_text,

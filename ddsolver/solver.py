@@ -37,7 +37,7 @@ from ._core import Core, clear_stop, request_stop
 from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
 
 __all__ = ["DDTable", "Solver", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores",
-           "DEFAULT_TT_MB", "MAX_TT_MB", "STRAIN_ORDER", "check_tt_mb", "check_jobs",
+           "DEFAULT_TT_MB", "MAX_TT_MB", "MAX_JOBS", "STRAIN_ORDER", "check_tt_mb", "check_jobs",
            "default_jobs", "as_deal", "thread_solver"]
 
 #: Transposition-table size, in MB, of a :class:`Solver` made without one.
@@ -100,10 +100,17 @@ class DDTable:
 
         :raises ParseError: for a key that is not a seat or a strain.
         :raises ValueError: if an entry is missing or out of range.
+        :raises TypeError: if ``table``, or a declarer's row of it, is not a mapping.
         """
+        if not isinstance(table, Mapping):
+            raise TypeError(f"a DD table as a dict is declarer -> strain -> tricks, got "
+                            f"{type(table).__name__}")
         rows = [[-1] * 5 for _ in range(4)]
         for seat_key, by_strain in table.items():
             seat = Seat.parse(seat_key)
+            if not isinstance(by_strain, Mapping):
+                raise TypeError(f"the DD table's row of declarer {seat.letter} must map "
+                                f"strains to tricks, got {type(by_strain).__name__}")
             for strain_key, tricks in by_strain.items():
                 rows[seat][Strain.parse(strain_key)] = tricks
         missing = [f"{Seat(d).letter} {Strain(s).letter}" for d in range(4) for s in range(5)
@@ -189,7 +196,7 @@ def _masks(deal: Deal) -> tuple[int, ...]:
 def _position(deal: Deal, strain: Strain, leader: Seat,
               played: Iterable[CardLike] | str) -> Position:
     """The position after ``played``, checked against the rules (the core does not check)."""
-    items = played.replace(",", " ").split() if isinstance(played, str) else played
+    items = played_items(played)
     cards: list[Card] = []
     for i, item in enumerate(items):
         try:
@@ -201,6 +208,20 @@ def _position(deal: Deal, strain: Strain, leader: Seat,
                                    f"of the deal")
         cards.append(card)
     return Position(deal, strain, leader, cards)
+
+
+def played_items(played: Iterable[CardLike] | str) -> list:
+    """The cards of a ``played`` argument: text split on spaces and commas, or the items of
+    an iterable of cards.
+
+    :raises TypeError: naming ``played`` when it is neither.
+    """
+    if isinstance(played, str):
+        return played.replace(",", " ").split()
+    if isinstance(played, (bytes, bytearray)) or not isinstance(played, Iterable):
+        raise TypeError(f"played must be cards (a list such as ['SA', 'S2'], or text "
+                        f"'SA S2'), got {type(played).__name__}")
+    return list(played)
 
 
 def _played_bytes(position: Position) -> bytes:
@@ -369,8 +390,11 @@ _default_pools: dict[int, SolverPool] = {}
 
 
 def thread_solver(tt_mb: int) -> Solver:
-    """This thread's solver of ``tt_mb`` MB (kept between calls so its table is reused)."""
-    pool = _default_pools.get(tt_mb)
+    """This thread's solver of ``tt_mb`` MB (kept between calls so its table is reused).
+
+    :raises TypeError: / :raises ValueError: for a bad ``tt_mb`` (:func:`check_tt_mb`).
+    """
+    pool = _default_pools.get(check_tt_mb(tt_mb))
     if pool is None:
         pool = _default_pools.setdefault(tt_mb, SolverPool(tt_mb))
     return pool.solver()
@@ -426,22 +450,30 @@ def check_tt_mb(tt_mb: object) -> int:
 
 
 def default_jobs() -> int:
-    """The worker threads used when none are asked for: one per core."""
-    return os.cpu_count() or 1
+    """The worker threads used when none are asked for: one per core (at most
+    :data:`MAX_JOBS`)."""
+    return min(os.cpu_count() or 1, MAX_JOBS)
+
+
+#: The most worker threads :func:`check_jobs` allows.  The search is CPU-bound, so threads
+#: beyond the cores only cost memory (a solver and a transposition table each, and the
+#: batch readers read ahead in proportion): 256 is more than any machine this runs on has
+#: cores, and bounds what a typing slip (``--jobs 100000``) can ask for.
+MAX_JOBS = 256
 
 
 def check_jobs(jobs: int | None) -> int:
     """``jobs`` if it is a valid number of worker threads, or :func:`default_jobs` for None.
 
     :raises TypeError: if ``jobs`` is not an int or None.
-    :raises ValueError: if ``jobs`` is less than 1.
+    :raises ValueError: if ``jobs`` is less than 1 or more than :data:`MAX_JOBS`.
     """
     if jobs is None:
         return default_jobs()
     if isinstance(jobs, bool) or not isinstance(jobs, int):
         raise TypeError(f"jobs must be an int or None, got {type(jobs).__name__}")
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ValueError(f"jobs must be 1 to {MAX_JOBS} (threads), got {jobs}")
     return jobs
 
 
@@ -476,6 +508,9 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     """
     n_jobs = check_jobs(jobs)
     solvers = SolverPool(tt_mb)
+    if isinstance(deals, (str, bytes, Deal)) or not isinstance(deals, Iterable):
+        raise TypeError(f"deals must be an iterable of deals (a list of Deal or PBN deal "
+                        f"strings; dd_table solves one), got {type(deals).__name__}")
     if n_jobs == 1:
         solver = solvers.solver()
         for i, deal in enumerate(deals):

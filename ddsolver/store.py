@@ -31,8 +31,16 @@ Schema (version 1, kept in ``PRAGMA user_version``)::
 trump strain, the opening leader and the cards played, and on nothing else.
 
 A file written by a later schema is refused rather than guessed at; an earlier one would
-be upgraded in :meth:`ResultStore._upgrade` (there is none yet).  Only one process should
-write a store at a time: nothing here locks beyond what SQLite itself does.
+be upgraded in :meth:`ResultStore._upgrade` (there is none yet).
+
+**One run at a time.**  A store is open in one run at a time: :class:`ResultStore` holds an
+exclusive ``flock`` on the file while it is open, and a second run on the same file is
+refused at once (:class:`StoreInUseError`), before it opens or writes its output, rather
+than failing on SQLite's ``database is locked`` mid-run and leaving half an output.  Two
+runs sharing a store would gain nothing anyway: each would solve the deals the other has
+not committed yet.  (``flock`` is independent of SQLite's own POSIX locks on Linux and the
+BSDs; the lock's descriptor stays open until the connection is closed, so closing it cannot
+drop SQLite's locks.  Where ``fcntl`` does not exist, Windows, nothing is locked.)
 """
 
 from __future__ import annotations
@@ -46,13 +54,18 @@ from cardgames.hands import Deal
 
 from .solver import DDTable
 
-__all__ = ["ResultStore", "StoreError", "SCHEMA_VERSION", "deal_key", "TraceKey"]
+__all__ = ["ResultStore", "StoreError", "StoreInUseError", "SCHEMA_VERSION", "deal_key",
+           "TraceKey"]
 
 #: The schema this module writes, stored in ``PRAGMA user_version``.
 SCHEMA_VERSION = 1
 
 #: ``PRAGMA application_id``: "DDSv" in ASCII, so a ddsolver store is recognisable.
 APPLICATION_ID = 0x44445376
+
+#: Seconds SQLite waits for a lock held by another connection (a reader such as the
+#: ``sqlite3`` shell) before giving up with "database is locked".
+BUSY_TIMEOUT = 30.0
 
 #: Commit at least this often (seconds) while solving: what an interrupted run can lose
 #: at worst if the process is killed outright (Ctrl-C loses nothing: it commits first).
@@ -84,6 +97,35 @@ class StoreError(Exception):
     """The store cannot be used: not a ddsolver store, a newer schema, unreadable."""
 
 
+class StoreInUseError(StoreError):
+    """Another run (another process, or another :class:`ResultStore` of this one) has the
+    store open."""
+
+
+def _lock(path: str) -> int | None:
+    """An exclusive lock on the store file (created if absent), held by the descriptor
+    returned; None where locks do not exist.
+
+    :raises StoreInUseError: if another run holds it.
+    :raises StoreError: if the file cannot be opened.
+    """
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock; the runs are the user's to keep apart
+        return None
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as err:
+        raise StoreError(f"cannot open {path}: {err.strerror or err}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise StoreInUseError(f"{path} is in use by another ddsolver run; wait for it to "
+                              "finish, or give --db another file") from None
+    return fd
+
+
 def deal_key(deal: Deal) -> str:
     """The key of a deal in the store: its PBN text from North."""
     return deal.to_pbn()
@@ -103,6 +145,7 @@ class ResultStore:
 
     :param path: the SQLite file; created (with its directory's permission) if absent.
     :param must_exist: refuse a missing file (``--resume`` with nothing to resume).
+    :raises StoreInUseError: when another run has the file open.
     :raises StoreError: with a plain message when the file cannot be used.
     """
 
@@ -114,21 +157,31 @@ class ResultStore:
         if must_exist and not exists:
             raise StoreError(f"nothing to resume: {self.path} does not exist "
                              "(run without --resume to start it)")
+        self._lock_fd = _lock(self.path)
         try:
-            self._db = sqlite3.connect(self.path)
+            self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT)
         except sqlite3.Error as err:
+            self._unlock()
             raise StoreError(f"cannot open {self.path}: {err}") from None
         try:
             self._open(exists)
         except sqlite3.DatabaseError as err:
             self._db.close()
+            self._unlock()
             raise StoreError(f"{self.path} is not a ddsolver results store ({err})") from None
         except StoreError:
             self._db.close()
+            self._unlock()
             raise
         self.added = 0            # tables written by this process
         self._uncommitted = 0
         self._last_commit = time.monotonic()
+
+    def _unlock(self) -> None:
+        """Let the file go: after the connection is closed (see the module docstring)."""
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     def _open(self, exists: bool) -> None:
         db = self._db
@@ -257,6 +310,7 @@ class ResultStore:
             finally:
                 self._db.close()
                 self._db = None  # type: ignore[assignment]
+                self._unlock()
 
     def __enter__(self) -> ResultStore:
         return self

@@ -21,11 +21,14 @@ Exit status: 0 when everything went well, 1 when some boards could not be read o
 board's output is incomplete (a bad Dealer or Vulnerable tag: the table without par,
 reported the same way) or when no input file holds any game (``FILE: no games``), 2 for
 a usage error (a bad option, an input file that cannot be read, a malformed deal on the
-command line), 130 when interrupted (Ctrl-C), 143 when stopped by SIGTERM.  User errors
-are reported in one plain line, never with a traceback.
+command line) or an output that cannot be written (disk full: what the results store
+holds is kept, so --resume goes on once there is room), 130 when interrupted (Ctrl-C),
+143 when stopped by SIGTERM.  User errors are reported in one plain line, never with a
+traceback.
 
 Large files stream: boards are read a chunk at a time, solved on ``--jobs`` threads (one
-solver each), and written in board order as they finish, so memory does not grow with
+solver each; more than four a core, or 256, are cut down to that with a warning: they
+would only cost memory), and written in board order as they finish, so memory does not grow with
 the size of the file.  With ``--db FILE`` the tables also go to a results store
 (:mod:`ddsolver.store`) as they are solved, so that an interrupted run can go on
 (``--resume``) and a deal is never solved twice.
@@ -37,7 +40,6 @@ script ``ddsolver`` and ``python -m ddsolver``.
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 
@@ -50,10 +52,12 @@ from ._common import (
     PROG,
     TERMINATED,
     USAGE,
+    GuardedOutput,
     Interrupted,
     Terminated,
     UsageError,
     sigterm_as_interrupt,
+    silence_stdout,
 )
 
 __all__ = ["main", "build_parser", "UsageError"]
@@ -112,16 +116,24 @@ def _main(argv: list[str] | None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return USAGE
+    # Standard output guarded for the whole run: a write that fails (disk full, EIO) is one
+    # OutputError line, wherever the command writes from.
+    stdout = sys.stdout
+    sys.stdout = GuardedOutput(stdout, "standard output", stdout=True)
     try:
         # Ctrl-C and SIGTERM stop the searches running as they arrive (a search can take
         # seconds, in worker threads or with the GIL released), not once they finish.
         with sigterm_as_interrupt(), signals_stop_searches(signal.SIGINT, signal.SIGTERM):
             try:
-                return args.run(args)
+                status = args.run(args)
+                # What is still buffered goes out now, where a failure can be reported,
+                # rather than in Python's flush at exit.
+                sys.stdout.flush()
+                return status
             except Interrupted as stop:
                 # The command has said what was saved.
                 return TERMINATED if isinstance(stop.__context__, Terminated) else INTERRUPTED
-    except UsageError as err:
+    except UsageError as err:  # and OutputError: an output that cannot be written
         print(f"{PROG} {args.command}: error: {err}", file=sys.stderr)
         return USAGE
     except StoreError as err:  # the results store failed during the run (disk full...)
@@ -138,9 +150,16 @@ def _main(argv: list[str] | None) -> int:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return INTERRUPTED
     except BrokenPipeError:
-        # The reader went away (`ddsolver table ... | head`): stop quietly.
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
+        # The reader went away (`ddsolver table ... | head`): stop quietly; what is still
+        # buffered goes to /dev/null.
+        silence_stdout()
         return FAILED
+    except OSError as err:
+        # Any other system error on the way (a file that fails to be written outside the
+        # guarded outputs): one line, no traceback.
+        where = f" ({err.filename})" if err.filename else ""
+        print(f"{PROG} {args.command}: error: {err.strerror or err}{where}", file=sys.stderr)
+        silence_stdout()
+        return USAGE
+    finally:
+        sys.stdout = stdout

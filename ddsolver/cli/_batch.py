@@ -24,6 +24,7 @@ nothing in a store and reports its own way; it shares the pieces of
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -37,8 +38,11 @@ from ._common import (
     OK,
     PROG,
     Interrupted,
+    OutputError,
     UsageError,
+    capped_jobs,
     check_readable,
+    jobs_limit,
     open_output,
     open_store,
     positive_int,
@@ -73,7 +77,8 @@ def add_batch_options(parser: argparse.ArgumentParser, *, store: str = "tables")
     ``store`` (what the command saves there: ``"tables"`` or ``"play analyses"``)."""
     parser.add_argument("-j", "--jobs", type=positive_int, default=None, metavar="N",
                         help="solver threads (default: all cores, here "
-                             f"{default_jobs()})")
+                             f"{default_jobs()}; more than {jobs_limit()}, 4 a core, run as "
+                             f"{jobs_limit()} with a warning)")
     parser.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                         help="transposition-table size per thread in MB "
                              f"(default: {DEFAULT_TT_MB})")
@@ -143,8 +148,13 @@ class Batch:
                  count_tag: bytes = b"[Deal ", announce_resume: bool = True,
                  keep_problems: bool = False, binary: bool = False):
         check_readable(args.files)
+        db = getattr(args, "db", None)
+        if db and output not in (None, "-") and \
+                os.path.realpath(db) == os.path.realpath(output):
+            raise UsageError(f"{output} is the results store of --db: writing the output "
+                             "there would destroy it")
         show_progress = not args.quiet and sys.stderr.isatty()
-        self.jobs = check_jobs(args.jobs)
+        self.jobs = check_jobs(capped_jobs(args.jobs, args.command))
         self.kind = kind
         self.binary = binary
         self.store = open_store(args)
@@ -219,6 +229,21 @@ class Batch:
                 self.store.commit()
             print(interrupted_message(self.done, self.store, self.kind), file=sys.stderr)
             raise Interrupted() from None
+        except OutputError as err:
+            # Disk full, an I/O error: what was solved is kept for --resume all the same.
+            self.progress.close()
+            raise self._kept(err) from None
+
+    def _kept(self, err: OutputError) -> OutputError:
+        """``err`` with what the store keeps (committed now) and how to go on."""
+        if self.store is None:
+            return err
+        self.store.commit()
+        noun = _NOUNS[self.kind]
+        return OutputError(f"{err}; {self.store.added} new {noun[self.store.added != 1]} "
+                           f"saved in {self.store.path} ({self.store.count(self.kind)} in "
+                           "all): run the same command with --resume once the output can "
+                           "be written")
 
     def elapsed(self) -> float:
         """Seconds since the batch started."""
@@ -233,15 +258,23 @@ class Batch:
         """The exit status: FAILED if some board failed or came out incomplete."""
         return FAILED if self.failed or inputs.warnings else OK
 
-    def close(self) -> None:
+    def close(self, *, failing: bool = False) -> None:
+        """Close the bar, the output and the store (committed).  The output's last bytes
+        may fail to go out (disk full): that is an :class:`OutputError`, unless the run is
+        ``failing`` already, whose own error is the one to report."""
         self.progress.close()
-        if self._close_out:
-            self.stream.close()
-        if self.store is not None:
-            self.store.close()
+        try:
+            if self._close_out:
+                self.stream.close()
+        except OutputError as err:
+            if not failing:
+                raise self._kept(err) from None
+        finally:
+            if self.store is not None:
+                self.store.close()
 
     def __enter__(self) -> Batch:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: object, *exc: object) -> None:
+        self.close(failing=kind is not None)

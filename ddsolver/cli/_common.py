@@ -15,14 +15,16 @@ import sys
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import BinaryIO, Literal, TextIO, overload
+from typing import Any, BinaryIO, Literal, TextIO, overload
 
-from ..solver import MAX_TT_MB
+from ..solver import MAX_JOBS, MAX_TT_MB, default_jobs
 from ..store import ResultStore, StoreError
 
-__all__ = ["PROG", "UsageError", "Interrupted", "Terminated", "OK", "FAILED", "USAGE",
+__all__ = ["PROG", "UsageError", "OutputError", "GuardedOutput", "Interrupted", "Terminated",
+           "OK", "FAILED", "USAGE",
            "INTERRUPTED", "TERMINATED", "check_readable", "open_output", "open_store",
-           "progress_bar", "positive_int", "tt_mb", "sigterm_as_interrupt"]
+           "progress_bar", "positive_int", "tt_mb", "sigterm_as_interrupt", "capped_jobs",
+           "jobs_limit"]
 
 PROG = "ddsolver"
 
@@ -42,6 +44,11 @@ TERMINATED = 143
 
 class UsageError(Exception):
     """A bad command line: reported in one line, exit status 2."""
+
+
+class OutputError(UsageError):
+    """An output that cannot be written (disk full, an I/O error, ``-o /dev/full``): one
+    line, exit status 2; what the results store holds is kept."""
 
 
 class Interrupted(Exception):
@@ -76,6 +83,9 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 def positive_int(text: str) -> int:
     """An option that takes a whole number of at least 1 (``--jobs``, ``--samples``)."""
+    digits = text.strip().lstrip("+0")
+    if digits.isdigit() and len(digits) > 18:  # int() refuses more than 4,300 digits
+        raise argparse.ArgumentTypeError(f"too large: {len(digits):,} digits")
     try:
         value = int(text)
     except ValueError:
@@ -83,6 +93,25 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def jobs_limit() -> int:
+    """The most ``--jobs`` a command runs: four threads a core, at most MAX_JOBS.  The
+    search is CPU-bound, so more threads than cores gain nothing, while each costs a
+    solver with its table and the batch commands read ``128 x jobs`` boards ahead."""
+    return min(4 * default_jobs(), MAX_JOBS)
+
+
+def capped_jobs(jobs: int | None, command: str) -> int | None:
+    """``--jobs`` as a command runs it: None stays None (one thread a core), and a number
+    above :func:`jobs_limit` comes down to it, with a warning on stderr (the output does
+    not depend on the number of threads, so the run goes on)."""
+    limit = jobs_limit()
+    if jobs is None or jobs <= limit:
+        return jobs
+    print(f"{PROG} {command}: warning: --jobs {jobs} is more than this machine can use; "
+          f"running {limit} threads (4 a core, at most {MAX_JOBS})", file=sys.stderr)
+    return limit
 
 
 def tt_mb(text: str) -> int:
@@ -94,6 +123,72 @@ def tt_mb(text: str) -> int:
 
 
 # ---- inputs, outputs, the store ------------------------------------------------------------
+
+def silence_stdout() -> None:
+    """Point standard output at /dev/null, so that what is still buffered for it (and
+    Python's flush at exit) goes nowhere instead of failing again with a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+class GuardedOutput:
+    """An output stream (text or bytes) whose write errors become one :class:`OutputError`
+    naming the output, ``cannot write out.csv: No space left on device``, instead of an
+    OSError traceback.  A closed pipe (BrokenPipeError) is left as it is: the reader went
+    away, which :func:`ddsolver.cli.main` treats as a quiet stop."""
+
+    def __init__(self, stream: Any, name: str, *, stdout: bool = False):
+        self._stream = stream
+        self.name = name
+        self.stdout = stdout  # standard output: silenced once it fails
+        self.failed = False
+
+    def _fail(self, err: OSError) -> OutputError:
+        self.failed = True
+        if self.stdout:
+            silence_stdout()
+        return OutputError(f"cannot write {self.name}: {err.strerror or err}")
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._stream.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise self._fail(err) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise self._fail(err) from None
+
+    def close(self) -> None:
+        """Close the file (its last buffered bytes written first): a failure is raised
+        once, and only if none was before."""
+        try:
+            self._stream.close()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            failed_before = self.failed
+            error = self._fail(err)
+            if not failed_before:
+                raise error from None
+
+    @property
+    def closed(self) -> bool:
+        return self._stream.closed
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
 
 def check_readable(paths: Iterable[str]) -> None:
     """A usage error for an input that is missing, unreadable or a directory."""
@@ -126,25 +221,35 @@ def open_output(path: str | None, inputs: Iterable[str] = (), *,
                 binary: bool = False) -> tuple[TextIO | BinaryIO, bool]:
     """Standard output (``None`` or ``-``) or the file, and whether to close it.  With
     ``binary``, a binary stream: the file opened ``"wb"``, or standard output's buffer
-    (what ``--format pbn`` writes, the input files' own bytes).
+    (what ``--format pbn`` writes, the input files' own bytes).  Either way the stream is
+    a :class:`GuardedOutput`: a write that fails is an :class:`OutputError`.
 
     :raises UsageError: if the file cannot be written, or is one of ``inputs`` (opening
         it for writing would empty it before it is read).
     """
+    stream: Any
     if path is None or path == "-":
         if binary:
             sys.stdout.flush()  # anything written as text goes out first
-            return sys.stdout.buffer, False
-        return sys.stdout, False
+            stream = sys.stdout.buffer
+        else:
+            stream = sys.stdout
+        guarded: Any = GuardedOutput(stream, "standard output", stdout=True)
+        return guarded, False
     target = os.path.realpath(path)
     if any(os.path.realpath(p) == target for p in inputs):
         raise UsageError(f"{path} is an input file: writing it would destroy it")
+    if os.path.isdir(path):
+        raise UsageError(f"cannot write {path}: it is a directory")
     try:
         if binary:
-            return open(path, "wb"), True
-        return open(path, "w", encoding="utf-8", newline=""), True
+            stream = open(path, "wb")
+        else:
+            stream = open(path, "w", encoding="utf-8", newline="")
     except OSError as err:
         raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
+    guarded = GuardedOutput(stream, path)
+    return guarded, True
 
 
 def open_store(args: argparse.Namespace) -> ResultStore | None:

@@ -22,7 +22,7 @@ Two ways in:
 
 Exit status: 0 all went well, 1 some boards could not be analysed, 2 a usage error (bad
 option, malformed hand, contract or constraint -- found before any work, in either mode --
-impossible constraints on the one hand).
+impossible constraints on the one hand), 130 interrupted by Ctrl-C, 143 stopped by SIGTERM.
 Errors are one plain line on stderr, never a traceback.
 
 The command registers itself with :func:`add_parser` (:func:`ddsolver.cli.build_parser`
@@ -39,7 +39,7 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TextIO
+from typing import TextIO, cast
 
 from cardgames import pbn
 from cardgames.auction import Auction, Call
@@ -59,14 +59,20 @@ from cardgames.scoring import Contract, Vulnerability, board_dealer, board_vulne
 
 from ..boards import label_of, located
 from ..formats.leads import LeadsWriter
-from ..leads import CRITERIA, LeadReport, analyse_leads, breaks, draw_seed, table_lead
+from ..leads import CRITERIA, DEAL_CHUNK, LeadReport, analyse_leads, breaks, draw_seed, table_lead
 from ..solver import DEFAULT_TT_MB, Solver
 from ._common import (
     FAILED,
     INTERRUPTED,
     OK,
     PROG,
+    TERMINATED,
+    GuardedOutput,
+    OutputError,
+    Terminated,
     UsageError,
+    capped_jobs,
+    jobs_limit,
     positive_int,
     progress_bar,
     tt_mb,
@@ -138,7 +144,9 @@ def add_parser(commands: argparse._SubParsersAction,
                         "deals and report (default: a fresh seed, printed on stderr and in "
                         "the report)")
     p.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N",
-                   help="solver threads (default 1); the report does not depend on it")
+                   help="solver threads (default 1); the report does not depend on it "
+                        f"(more than {jobs_limit()}, 4 a core, run as {jobs_limit()} with a "
+                        "warning)")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text",
                    help="output format (default text)")
     p.add_argument("--sort", choices=CRITERIA, default="mean",
@@ -158,8 +166,9 @@ def add_parser(commands: argparse._SubParsersAction,
     p.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                    help=f"transposition-table size per thread (default {DEFAULT_TT_MB})")
     p.add_argument("--max-seconds", default=60.0, metavar="S",
-                   help="dealing time budget per batch before giving up on rare "
-                        "constraints (seconds, more than 0; default 60)")
+                   help="dealing time budget per batch (at most "
+                        f"{DEAL_CHUNK} deals, or --batch with --stop-z) before giving up on "
+                        "rare constraints (seconds, more than 0; default 60)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
     return p
@@ -199,12 +208,14 @@ def _check_options(args: argparse.Namespace) -> None:
         # One seed for the whole run (every board), reported, so the run can be repeated.
         args.seed = draw_seed()
         args.seed_drawn = True
+    args.jobs = capped_jobs(args.jobs, "leads")
     args.min_samples = _whole("--min-samples", args.min_samples, 2,
                               "a whole number of at least 2 (a standard error needs two deals)")
     if args.stop_z is not None:
         args.stop_z = _positive("--stop-z", args.stop_z)
     args.max_seconds = _positive("--max-seconds", args.max_seconds)
     args.bidding = _bidding_system(args)
+    _check_save_deals(args)
     # A malformed constraint or hand is wrong for every board: say so once, up front.
     for seat in Seat:
         option = f"--{seat.name.lower()}"
@@ -254,6 +265,9 @@ def _message(err: CardgamesError, args: argparse.Namespace) -> str:
             text = (f"{text[:cut]}; loosen them, or raise --max-seconds (now "
                     f"{args.max_seconds:g} s per batch of deals; at most {MAX_ATTEMPTS:,} "
                     f"random deals are tried per batch)")
+        cut = text.find("; ask for fewer at a time")
+        if cut >= 0:  # no constraints: only the time budget can be short
+            text = f"{text[:cut]}; raise --max-seconds (now {args.max_seconds:g} s per batch)"
     return text
 
 
@@ -281,8 +295,27 @@ def _seat_options(args: argparse.Namespace, leader: Seat | None
     return constraints, known
 
 
+def _deal_writer(args, event: str | None) -> Callable[[list[pbn.Game]], None] | None:
+    """With --save-deals, what writes each chunk of sampled deals as it is solved (so they
+    are not all kept until the end), with ``event`` as their Event tag; else None.  The
+    file's directives are written before the first deal."""
+    fp: TextIO | None = getattr(args, "deals_fp", None)
+    if fp is None:
+        return None
+
+    def write(games: list[pbn.Game]) -> None:
+        if not getattr(args, "deals_begun", False):
+            pbn.dump([], fp)  # the directives alone: the deals follow as pbn.dump would
+            args.deals_begun = True
+        for game in games:
+            if event is not None:
+                game.set_tag("Event", event)
+            fp.write(game.to_pbn() + "\n")
+    return write
+
+
 def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
-             constraints, known, label: str) -> LeadReport:
+             constraints, known, label: str, event: str | None = None) -> LeadReport:
     bar = _progress_bar(args, label)
     args.analysed = getattr(args, "analysed", 0) + 1
     try:
@@ -292,7 +325,7 @@ def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
                              min_samples=args.min_samples, batch=args.batch,
                              tt_mb=args.tt_mb, max_seconds=args.max_seconds,
                              max_attempts=MAX_ATTEMPTS,
-                             keep_deals=args.save_deals is not None,
+                             keep_deals=False, on_games=_deal_writer(args, event),
                              progress=bar.update if bar is not None else None)
     finally:
         if bar is not None:
@@ -307,7 +340,7 @@ def _progress_bar(args, label: str):
 
 # ---- the two modes --------------------------------------------------------------------------
 
-def _one_hand(args, output: LeadsWriter, games: list[pbn.Game]) -> int:
+def _one_hand(args, output: LeadsWriter) -> int:
     if not args.hand or not args.contract:
         raise UsageError("give --hand and --contract (and --declarer), or PBN files")
     try:
@@ -335,20 +368,29 @@ def _one_hand(args, output: LeadsWriter, games: list[pbn.Game]) -> int:
     except CardgamesError as err:
         raise UsageError(_message(err, args)) from None
     output.add(report, None)
-    games += report.games() if args.save_deals else []
     return OK
 
 
-def _board_games(report: LeadReport, source: str, board: int | None) -> list[pbn.Game]:
-    out = []
-    for g in report.games():
-        g.set_tag("Event", f"ddsolver leads: {source} board {board if board is not None else '?'}")
-        out.append(g)
-    return out
+def _event(source: str, board: int | None) -> str:
+    """The Event tag of the deals saved from one board of a file."""
+    return f"ddsolver leads: {source} board {board if board is not None else '?'}"
 
 
-def _files(args, output: LeadsWriter, games: list[pbn.Game], report_error: Callable[[str], None]
-           ) -> int:
+def _check_save_deals(args: argparse.Namespace) -> None:
+    """A usage error, before any work, for an input file whose name cannot go into the
+    Event tag of the deals saved from it (a line break: a PBN tag is one line)."""
+    if not (args.save_deals and args.files):
+        return
+    for path in args.files:
+        try:
+            pbn.Game(line=None).set_tag("Event", _event(path, 1))
+        except ValueError:
+            raise UsageError(f"--save-deals: the input file name {path!r} holds a line "
+                             "break, which the saved deals' Event tag cannot hold; rename "
+                             "the file") from None
+
+
+def _files(args, output: LeadsWriter, report_error: Callable[[str], None]) -> int:
     if args.hand or args.contract or args.declarer or args.leader or args.vul:
         raise UsageError("with PBN files, the hand, contract, declarer and vulnerability come from "
                      "each board; drop --hand/--contract/--declarer/--leader/--vul")
@@ -368,6 +410,8 @@ def _files(args, output: LeadsWriter, games: list[pbn.Game], report_error: Calla
                 for game in reader:
                     try:
                         result = _board(args, game, path, output)
+                    except OutputError:
+                        raise  # not the board's fault: the run cannot go on
                     except (CardgamesError, UsageError) as err:
                         failed += 1
                         # The place once: a PBNError names its own (err.where).
@@ -381,8 +425,6 @@ def _files(args, output: LeadsWriter, games: list[pbn.Game], report_error: Calla
                         skipped += 1
                         continue
                     analysed += 1
-                    if args.save_deals:
-                        games += _board_games(result, path, game.board)
         except BrokenPipeError:
             raise
         except OSError as err:
@@ -446,7 +488,7 @@ def _board(args, game: pbn.Game, path: str, output: LeadsWriter) -> LeadReport |
     if lead_note:
         notes.append(lead_note)
     report = _analyse(args, hand, contract, declarer, vul, constraints, known,
-                      f"board {game.board}")
+                      f"board {game.board}", _event(path, game.board))
     # Only now, the sample dealt, is the real deal looked at.
     broken = {}
     for seat, c in sorted(constraints.items()):
@@ -643,7 +685,7 @@ def _open_output(path: str, option: str, created: list[str]) -> TextIO:
         raise UsageError(f"cannot write {option} {path}: {err.strerror or err}") from None
     if not existed:
         created.append(path)
-    return fp
+    return cast(TextIO, GuardedOutput(fp, f"{option} {path}"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -651,13 +693,15 @@ def run(args: argparse.Namespace) -> int:
     def report_error(text: str) -> None:
         print(f"{_PROG}: {text}", file=sys.stderr)
 
-    out: TextIO = sys.stdout
+    # Write errors (disk full...) become one OutputError line, not a traceback.
+    out: TextIO = cast(TextIO, GuardedOutput(sys.stdout, "standard output", stdout=True))
     deals_fp: TextIO | None = None
     created: list[str] = []
+    opened: list[TextIO] = []
 
     def close_files() -> None:
-        for fp in (out, deals_fp):
-            if fp is not None and fp is not sys.stdout and not fp.closed:
+        for fp in opened:
+            if not fp.closed:
                 fp.close()
 
     try:
@@ -665,26 +709,28 @@ def run(args: argparse.Namespace) -> int:
         if args.output and args.save_deals and \
                 os.path.abspath(args.output) == os.path.abspath(args.save_deals):
             raise UsageError("-o and --save-deals name the same file")
+        for option, path in (("-o", args.output), ("--save-deals", args.save_deals)):
+            if path and any(os.path.realpath(path) == os.path.realpath(f) for f in args.files):
+                raise UsageError(f"{option} {path} is an input file: writing it would "
+                                 "destroy it")
         # Open the output files before any work: a path that cannot be written is a usage
         # error now, not after all the solving.
         if args.output:
             out = _open_output(args.output, "-o", created)
+            opened.append(out)
         if args.save_deals:
             deals_fp = _open_output(args.save_deals, "--save-deals", created)
+            opened.append(deals_fp)
+        args.deals_fp = deals_fp
         output = LeadsWriter(args.format, out, many=bool(args.files))
-        games: list[pbn.Game] = []
         if args.files:
-            status = _files(args, output, games, report_error)
+            status = _files(args, output, report_error)
         else:
-            status = _one_hand(args, output, games)
+            status = _one_hand(args, output)
         output.finish()
-        if deals_fp is not None:
-            try:
-                pbn.dump(games, deals_fp)
-                deals_fp.close()
-            except OSError as err:
-                raise UsageError(f"cannot write --save-deals {args.save_deals}: "
-                             f"{err.strerror or err}") from None
+        if deals_fp is not None and not getattr(args, "deals_begun", False):
+            pbn.dump([], deals_fp)  # no deal at all: the directives, as before
+        close_files()  # the report's last bytes go out now: a failure is reported
         if getattr(args, "seed_drawn", False) and getattr(args, "analysed", 0):
             # The text and JSON reports show it too; CSV does not.
             report_error(f"no --seed given: this run used --seed {args.seed} (give it to "
@@ -699,8 +745,11 @@ def run(args: argparse.Namespace) -> int:
             except OSError:
                 pass
         raise  # reported by ddsolver.cli.main, exit status 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         # Ctrl-C or SIGTERM: nothing is kept between runs, so there is nothing to resume.
+        if isinstance(stop, Terminated):
+            print(f"{_PROG}: terminated", file=sys.stderr)
+            return TERMINATED
         print(f"{_PROG}: interrupted", file=sys.stderr)
         return INTERRUPTED
     finally:

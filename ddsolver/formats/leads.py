@@ -7,12 +7,14 @@ A single report's own forms are :meth:`~ddsolver.leads.LeadReport.to_text`, ``to
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..leads import LeadReport, TableLead
+from ..leads import CSV_FIELDS, LeadReport, TableLead
+from .csv_cells import text_cell
 
 __all__ = ["LeadsWriter", "LeaderTotal", "leader_totals"]
 
@@ -96,20 +98,18 @@ class LeadsWriter:
             else:
                 self.out.write(json.dumps(item, indent=2) + "\n")
         elif self.fmt == "csv":
-            text = report.to_csv(header=self.csv_header)
-            if self.many:
-                lines = text.splitlines()
-                prefix = ",".join(str((where or {}).get(k, "")) for k in ("source", "line", "board"))
-                if self.csv_header:
-                    lines[0] = "source,line,board," + lines[0]
-                    body = lines[1:]
-                    self.out.write(lines[0] + "\n")
-                else:
-                    body = lines
-                for line in body:
-                    self.out.write(f"{prefix},{line}\n")
+            if not self.many:
+                self.out.write(report.to_csv(header=self.csv_header))
             else:
-                self.out.write(text)
+                # Through the csv module, so a file name with a comma or a quote stays one
+                # cell, and guarded: a file name is text from the input (csv_cells).
+                rows = csv.writer(self.out, lineterminator="\n")
+                if self.csv_header:
+                    rows.writerow(["source", "line", "board", *CSV_FIELDS])
+                place = where or {}
+                prefix = [text_cell(place.get("source", "")),
+                          *("" if place.get(k) is None else place[k] for k in ("line", "board"))]
+                rows.writerows([*prefix, *row] for row in report.csv_rows())
             self.csv_header = False
         else:
             if where:

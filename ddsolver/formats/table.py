@@ -18,6 +18,7 @@ from cardgames.cards import Seat
 from ..boards import Board, Inputs
 from ..par import ParResult
 from ..solver import STRAIN_ORDER, DDTable
+from .csv_cells import text_cell
 from .tags import RESULT_TABLE_HEADER, optimum_score_tag, par_contract_tag, result_table_lines
 
 __all__ = ["TableWriter", "TextWriter", "CsvWriter", "JsonWriter", "PbnWriter", "WRITERS",
@@ -99,7 +100,8 @@ class TextWriter(TableWriter):
 class CsvWriter(TableWriter):
     """A header row, then one row per board: file, board, dealer, vulnerable, deal, the 20
     table entries as ``<declarer>_<strain>`` columns, par_score (North-South's view) and
-    par_contracts (space separated; both empty where par does not apply)."""
+    par_contracts (space separated; both empty where par does not apply).  The file name
+    is guarded against spreadsheet formulas (:mod:`~ddsolver.formats.csv_cells`)."""
 
     def begin(self) -> None:
         self.csv = csv.writer(self.out, lineterminator="\n")
@@ -108,7 +110,7 @@ class CsvWriter(TableWriter):
 
     def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
         assert board.deal is not None and table is not None
-        row = [board.source, "" if board.number is None else board.number,
+        row = [text_cell(board.source), "" if board.number is None else board.number,
                _dealer_text(board), _vul_text(board), board.deal.to_pbn()]
         row += [table.tricks(d, s) for d in Seat for s in STRAIN_ORDER]
         row += ["", ""] if par is None else [par.score, " ".join(map(str, par.contracts))]

@@ -1,0 +1,86 @@
+"""Every public function of ``ddsolver`` refuses an argument of the wrong type with a
+TypeError or ValueError that names the argument, never an AttributeError or a message
+from deep inside (``'<' not supported``, ``unhashable type``, ``'int' object is not
+iterable``)."""
+
+from __future__ import annotations
+
+import pytest
+
+import ddsolver
+from ddsolver import DDTable, Solver
+
+DEAL = "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872"
+HAND = "KQ72.J83.T94.A65"
+
+
+def refused(call, *names: str) -> str:
+    """The message of the TypeError/ValueError ``call`` raises; it names one of ``names``."""
+    with pytest.raises((TypeError, ValueError)) as caught:
+        call()
+    message = str(caught.value)
+    assert any(name in message for name in names), message
+    return message
+
+
+@pytest.mark.parametrize("table", [{"N": None}, {"N": 1}, 7.5],
+                         ids=["row-none", "row-int", "float"])
+def test_par_refuses_a_table_that_is_not_one(table):
+    refused(lambda: ddsolver.par(table), "DD table", "par()")
+
+
+def test_ddtable_from_dict_refuses_a_row_that_is_not_a_mapping():
+    refused(lambda: DDTable.from_dict({"N": [1, 2, 3]}), "declarer N")
+    refused(lambda: DDTable.from_dict(None), "DD table")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("solver", ["x", 1, object()])
+def test_analyse_play_refuses_a_solver_that_is_not_one(solver):
+    refused(lambda: ddsolver.analyse_play(DEAL, "S", "W", [], solver=solver), "solver")
+
+
+@pytest.mark.parametrize("played", [1, None, 2.5, b"SA"])
+def test_played_cards_must_be_cards(played):
+    refused(lambda: ddsolver.analyse_play(DEAL, "S", "W", played), "played")
+    refused(lambda: ddsolver.card_scores(DEAL, "S", "W", played), "played")
+    refused(lambda: Solver(1).play_trace(DEAL, "S", "W", played), "played")
+
+
+@pytest.mark.parametrize("tt_mb", ["64", [64], {"mb": 64}, 6.4])
+def test_tt_mb_must_be_an_int_everywhere(tt_mb):
+    for call in (lambda: ddsolver.dd_tables([DEAL], tt_mb=tt_mb),
+                 lambda: ddsolver.dd_table(DEAL, tt_mb=tt_mb),
+                 lambda: ddsolver.solve(DEAL, "NT", "S", tt_mb=tt_mb),
+                 lambda: ddsolver.card_scores(DEAL, "NT", "W", tt_mb=tt_mb),
+                 lambda: ddsolver.analyse_play(DEAL, "S", "W", [], tt_mb=tt_mb),
+                 lambda: Solver(tt_mb)):
+        refused(call, "tt_mb")
+
+
+@pytest.mark.parametrize("deals", [None, 5, DEAL], ids=["none", "int", "one-deal"])
+def test_dd_tables_wants_an_iterable_of_deals(deals):
+    refused(lambda: ddsolver.dd_tables(deals), "deals")
+    refused(lambda: list(ddsolver.iter_dd_tables(deals)), "deals")
+
+
+def test_jobs_is_bounded():
+    from ddsolver.solver import MAX_JOBS, check_jobs, default_jobs
+    assert check_jobs(MAX_JOBS) == MAX_JOBS and 1 <= default_jobs() <= MAX_JOBS
+    refused(lambda: ddsolver.dd_tables([DEAL], jobs=100_000), "jobs")
+    refused(lambda: ddsolver.analyse_leads(HAND, "4S", "S", samples=2, jobs=100_000), "jobs")
+
+
+@pytest.mark.parametrize("name, value", [
+    ("hand", 5), ("hand", None), ("constraints", 1), ("constraints", ("N", "12+ hcp")),
+    ("known", 1), ("z", None), ("max_attempts", None), ("max_attempts", "many"),
+    ("predicate", "yes"), ("progress", 3),
+])
+def test_analyse_leads_names_a_bad_argument(name, value):
+    kwargs = {"hand": HAND, "contract": "4S", "declarer": "S", "samples": 2, "seed": 1,
+              name: value}
+    refused(lambda: ddsolver.analyse_leads(**kwargs), name)
+
+
+def test_analyse_leads_names_a_bad_known_hand():
+    refused(lambda: ddsolver.analyse_leads(HAND, "4S", "S", samples=2, seed=1,
+                                           known={"N": 1}), "known")
