@@ -397,27 +397,36 @@ cdef inline bint must_lose_trick(Ctx *c, uint16_t *decisive) noexcept nogil:
 cdef inline bint defence_sure_trick_nt(Ctx *c, uint16_t *decisive) noexcept nogil:
     """No-trump, at the start of a trick: is the side not on lead sure of a trick?
 
-    Say it holds the top card of suit s.  Its holder keeps that card to the end (it
-    can always discard another one first), so the side on lead, to win every trick,
-    must never lead s.  Every trick led in another suit x uses up a card of x from
-    each of the leading side's hands that has one, so they can lead x at most
-    max(len, len) times.  If those counts fall short of the tricks left, the
-    defence wins one.  Sets ``decisive`` to the top card relied on."""
-    cdef int l1 = c.leader, l2 = c.leader ^ 2, s, m, n, total = 0, excl = -1, best = -1
+    To win every trick the side on lead must lead every trick.  A trick led in a suit
+    whose top card the defence holds is lost, unless that card was thrown away first; a
+    trick led in another suit uses up a card of it from each of the leading side's hands
+    that has one, so they can lead it at most max(len, len) times.  If the leads of the
+    suits the defence cannot head fall short of the tricks left, the defence wins one
+    (DDS's later tricks: the defender keeps its top cards while other cards are led).
+    Sets ``decisive`` to the defence's top cards relied on (none in a suit only its holder
+    holds: the lengths are in the table key)."""
+    cdef int l1 = c.leader, l2 = c.leader ^ 2, s, m, n, total = 0, excluded = 0, top, q
+    cdef uint16_t rel[4]
+    rel[0] = rel[1] = rel[2] = rel[3] = 0
     for s in range(4):
-        m = dd_popcount(c.hand[l1][s])
-        n = dd_popcount(c.hand[l2][s])
-        if n > m:
-            m = n
-        total += m
-        if c.rem[s] and not ((c.hand[l1][s] | c.hand[l2][s]) >> dd_hibit(c.rem[s])) & 1:
-            if m > excl:
-                excl = m
-                best = s
-    if best < 0 or total - excl >= c.tricks_left:
+        if c.rem[s] == 0:
+            continue
+        top = dd_hibit(c.rem[s])
+        if ((c.hand[l1][s] | c.hand[l2][s]) >> top) & 1:
+            m = dd_popcount(c.hand[l1][s])
+            n = dd_popcount(c.hand[l2][s])
+            total += m if m > n else n
+        else:
+            excluded += 1
+            q = holder_of(c, s, top)
+            if c.rem[s] != c.hand[q][s]:
+                rel[s] = <uint16_t>((<uint32_t>1) << top)
+    if excluded == 0 or total >= c.tricks_left:
         return False
-    decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
-    decisive[best] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[best]))
+    decisive[0] = rel[0]
+    decisive[1] = rel[1]
+    decisive[2] = rel[2]
+    decisive[3] = rel[3]
     return True
 
 
