@@ -120,6 +120,7 @@ from __future__ import annotations
 
 import io
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
@@ -239,6 +240,18 @@ def _unclosed_brace(text: str) -> int | None:
             i += 1
         if i >= n:
             return None
+
+
+def _brace_open_after(line: str, in_brace: bool) -> bool:
+    """Whether a ``{`` comment is open at the end of one line, ``in_brace`` saying whether
+    one was open at its start."""
+    i = 0
+    if in_brace:
+        j = line.find("}")
+        if j < 0:
+            return True
+        i = j + 1
+    return _unclosed_brace(line[i:]) is not None
 
 
 def _end(pattern: re.Pattern[str], text: str, i: int = 0) -> int:
@@ -1006,7 +1019,7 @@ class _Unit:
     """Consecutive physical lines read as one piece: a single line, or the lines a
     ``{`` comment spans.  Knows how to turn a position back into a line number."""
 
-    __slots__ = ("numbers", "lines", "text", "source", "joined")
+    __slots__ = ("numbers", "lines", "text", "source", "joined", "_starts")
 
     def __init__(self, numbered: list[tuple[int, str]], source: str | None, *,
                  joined: bool = False):
@@ -1015,9 +1028,19 @@ class _Unit:
         self.text = "\n".join(self.lines)
         self.source = source
         self.joined = joined  # lines joined to complete a tag pair broken over them
+        self._starts: list[int] | None = None  # where each line starts in text
 
     def row(self, pos: int) -> int:
-        return self.text.count("\n", 0, pos)
+        """The line of ``text[pos]`` (0 for the first): found by bisection, not by counting
+        from the start, since a line holding many tags asks once per tag."""
+        if len(self.lines) == 1:
+            return 0
+        if self._starts is None:
+            starts = [0]
+            for line in self.lines[:-1]:
+                starts.append(starts[-1] + len(line) + 1)
+            self._starts = starts
+        return bisect_right(self._starts, pos) - 1
 
     def error(self, pos: int, message: str) -> PBNError:
         row = self.row(pos)
@@ -1402,6 +1425,11 @@ def _broken_tag(line: str) -> bool:
     return line.lstrip().startswith("[") and "]" not in line and not _COMMENT_START.search(line)
 
 
+#: The most lines a ``{`` comment may span: a comment still open after so many lines is
+#: unterminated (a lenient reader goes on at its first empty line), so that an unclosed
+#: ``{`` does not hold the rest of a big file in memory.
+_COMMENT_LINES_LIMIT = _RAW_LIMIT
+
 #: How many lines a lenient reader joins to complete a tag pair broken over lines.
 _TAG_LINES_LIMIT = 8
 
@@ -1450,6 +1478,7 @@ class PBNReader:
         self._preamble: list[str] = []
         self._last: dict[str, str] = {}    # tag name -> value in the latest game that had it
         self._sticky: dict[str, str] = {}  # tag name -> value set with "##"
+        self._inherited: dict[tuple[str, str], Tag] = {}  # the tags made for "##" values
         self._count = 0                    # games given so far
         self._deals: dict[str, int] = {}   # deal text -> index of the first game with it
         self._boards: dict[str, tuple[int, str]] = {}  # Board value -> (index, deal text)
@@ -1527,7 +1556,10 @@ class PBNReader:
         blanks = 0      # empty lines since the last line that was not empty
         last = 0        # the last line that was not empty
         line = ""
-        numbered: Iterator[tuple[int, str]] = self._numbered(lines)
+        stream = self._numbered(lines)
+        numbered: Iterator[tuple[int, str]] = stream
+        no_close_until = 0  # lines read again after an unclosed '{': none holds a '}'
+        at_end = False  # the lines have run out (not only left to handle an open comment)
         while True:
             for number, text in numbered:
                 line = text.rstrip("\r\n")
@@ -1542,15 +1574,22 @@ class PBNReader:
                             raw.append((number, line))
                         if not line or line.isspace():
                             blanks += 1
+                            if number <= no_close_until:
+                                break  # no '}' will come: unterminated, see below
                             continue
                         blanks = 0
                         last = number
-                        if "}" in line:
+                        # Only the new line is scanned: a brace is the one state a comment
+                        # carries from line to line (strings and ';' comments end with it).
+                        if "}" in line and not _brace_open_after(line, True):
                             unit = _Unit(open_unit, source)
-                            if _unclosed_brace(unit.text) is None:
-                                open_unit = None
-                                assert builder is not None  # made by the line that opened it
-                                _apply_unit(builder, unit)
+                            open_unit = None
+                            assert builder is not None  # made by the line that opened it
+                            _apply_unit(builder, unit)
+                        elif len(open_unit) >= _COMMENT_LINES_LIMIT:
+                            if self.strict:
+                                raise _unterminated(open_unit, source)
+                            break  # given up on, see below
                         continue
                     if tag_unit is not None and line and not line.isspace():
                         tag_unit.append((number, line))
@@ -1634,13 +1673,20 @@ class PBNReader:
                     else:  # the empty line that ends the game found the error
                         self._skipped(err, preamble, raw, last)
                         raw = []
+            else:
+                at_end = True
             if self._unreadable is not None:
                 break
-            # The end of the stream.  A '{' comment still open is an error on the line that
-            # opened it; in lenient mode reading starts again at the first empty line in it,
-            # so that one missing '}' costs one game, not the rest of the file.
+            # A '{' comment still open at the end of the stream, or over more lines than
+            # _COMMENT_LINES_LIMIT, is an error on the line that opened it; in lenient mode
+            # reading starts again at the first empty line in it, so that one missing '}'
+            # costs one game, not the rest of the file.  None of the lines read again holds
+            # a '}' (the first would have closed the comment): a comment opened among them
+            # is unterminated at its first empty line there (no_close_until), which keeps
+            # the reading linear in a file of many unclosed comments.
             if open_unit is not None and not self.strict:
                 cut = next((k for k, (_, t) in enumerate(open_unit) if not t.strip()), None)
+                held_to = open_unit[-1][0]
                 if cut is not None:
                     unclosed = _unterminated(open_unit[:cut], source)
                     replay = open_unit[cut:]
@@ -1652,8 +1698,18 @@ class PBNReader:
                     self._skipped(unclosed, preamble, raw, last)
                     raw = []
                     blanks = 0
-                    numbered = iter(replay)
+                    no_close_until = max(no_close_until, held_to)
+                    numbered = chain(replay, stream)
+                    at_end = False
                     continue
+                if not at_end:  # over the limit with no empty line: skip to the next one
+                    failure = (_unterminated(open_unit, source), self._preamble)
+                    self._preamble = []
+                    open_unit = None
+                    builder = None
+                    continue
+            if not at_end:
+                continue
             break
         unreadable = self._unreadable
         if unreadable is not None:
@@ -1764,9 +1820,20 @@ class PBNReader:
                 sticky[tag.name] = value
         if self._sticky:
             present = {t.name for t in tags}
+            # A tag of the mandatory set goes in its place (at most 15 of them); any other
+            # at the end, where _insert_index would put it: one pass over the game for many
+            # "##" tags.  The same (immutable) Tag serves every game that inherits it.
+            later: list[Tag] = []
             for name, value in self._sticky.items():
                 if name not in present:
-                    tags.insert(_insert_index(tags, name), Tag(name, value))
+                    tag = self._inherited.get((name, value))
+                    if tag is None:
+                        tag = self._inherited[name, value] = Tag(name, value)
+                    if name in _MANDATORY_ORDER:
+                        tags.insert(_insert_index(tags, name), tag)
+                    else:
+                        later.append(tag)
+            tags.extend(later)
         game._changed()
         return sticky
 
