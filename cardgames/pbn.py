@@ -181,9 +181,11 @@ _TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*(?:\\.[^"\\\n]*
 _TAG_PAIR_LINES = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"\s*\]')
 # The export layout of a tag line, matched whole: the fast path of the reader.
 _TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\]*(?:\\.[^"\\]*)*)"\]\Z')
-_UNESCAPE = re.compile(r'\\([\\"])')
+# ``\#`` at the start of a value is a ``#`` that is text: how the writer keeps a value
+# ``"#"`` or ``"##..."`` (made by ``"###"``, or in code) from reading back as inheritance.
+_UNESCAPE = re.compile(r'\\([\\"])|\A\\(#)')
 # A backslash needs escaping only where a reader would take it for an escape.
-_ESCAPE = re.compile(r'"|\\(?=[\\"]|\Z)')
+_ESCAPE = re.compile(r'"|\\(?=[\\"]|\Z)|\A\\(?=#)')
 _WS = re.compile(r"\s*")
 _BLANKS = re.compile(r"[ \t]*")
 _SPECIAL = re.compile(r'[\[{;"]')
@@ -195,11 +197,14 @@ _BID = re.compile(r"([1-7])(NT|N|[SHDC])\Z", re.IGNORECASE)
 
 
 def _unescape(value: str) -> str:
-    return _UNESCAPE.sub(r"\1", value) if "\\" in value else value
+    return _UNESCAPE.sub(lambda m: m.group(1) or m.group(2), value) if "\\" in value else value
 
 
 def _escape(value: str) -> str:
-    return _ESCAPE.sub(lambda m: "\\" + m.group(), value)
+    escaped = _ESCAPE.sub(lambda m: "\\" + m.group(), value)
+    if value == "#" or value.startswith("##"):
+        return "\\" + escaped  # text, not inheritance (see _UNESCAPE)
+    return escaped
 
 
 def _skip_comment(text: str, i: int) -> int:
@@ -342,8 +347,16 @@ class Tag:
     def to_pbn(self) -> str:
         """The tag's lines: its comments, the tag pair (with any trailing comment) and
         its section, joined with ``"\\n"`` (no final newline)."""
-        head = self.tag_line if self.trailing is None else f"{self.tag_line} {self.trailing}"
-        return "\n".join((*self.comments, head, *self.section))
+        section = self.section
+        if self.trailing is not None:
+            head = f"{self.tag_line} {self.trailing}"
+        elif section and section[0].startswith("%"):
+            # Data after the tag on its line that starts with '%': on a line of its own it
+            # would read back as a '%' line (a comment of the next tag), so it stays here.
+            head, section = f"{self.tag_line} {section[0]}", section[1:]
+        else:
+            head = self.tag_line
+        return "\n".join((*self.comments, head, *section))
 
     def _section_line(self, index: int) -> int | None:
         numbers = self.section_line_numbers
@@ -952,7 +965,9 @@ class Game:
         """The game's text, ending with a newline (the blank line that separates games is
         the writer's business).  Values are escaped: ``"`` as ``\\"`` and a backslash as
         ``\\\\`` where it would otherwise read as an escape.  A value ``"#"`` or one
-        starting with ``"##"`` is written as it is, so it reads back as inheritance."""
+        starting with ``"##"`` (a file's ``"###"`` gives ``"#"``) is written with a
+        backslash before it, ``"\\#"``, which reads back as that text, not as inheritance
+        (other PBN readers show the backslash)."""
         parts = [block + "\n" for block in self.preamble]  # each followed by a blank line
         lines = [tag.to_pbn() for tag in self._tags]
         lines.extend(self.trailing_comments)
@@ -1811,9 +1826,10 @@ class PBNReader:
         sticky: dict[str, str] = {}
         for i, tag in enumerate(tags):
             value = tag.value
-            if value == "#":
+            written = value if tag.escaped is None else tag.escaped  # "\\#" is text
+            if written == "#":
                 tags[i] = replace(tag, value=self._last.get(tag.name, ""))
-            elif value.startswith("##"):
+            elif written.startswith("##"):
                 sticky[tag.name] = value[2:]
                 tags[i] = replace(tag, value=value[2:])
             elif tag.name in self._sticky:  # a plain value redefines a "##" value
@@ -2066,7 +2082,10 @@ def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
         span = next((m.span() for m in _TAG_PAIR.finditer(text) if m.group(1) == old.name),
                     None)
         if span is not None:
-            rest = "" if numbers and numbers[0] == old.line else text[span[1]:]
+            # The old section goes, but for its '%' lines, and the text after the tag
+            # starting with '%' is one of them.
+            rest = ("" if numbers and numbers[0] == old.line
+                    and not old.section[0].startswith("%") else text[span[1]:])
             head = text[:span[0]] + tag.tag_line + rest
             out[i] = [encode(head, tag.name) + line_end]
         else:  # a tag pair broken over lines: they all go
