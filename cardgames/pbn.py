@@ -682,7 +682,7 @@ class Game:
             # file; no board numbers so high in any case.
             raise self._error(tag, f"Board number {_short(value)} is too large (more than "
                               f"{_BOARD_DIGITS} digits)")
-        return int(value)
+        return int(value.lstrip("0") or "0")
 
     @property
     def dealer(self) -> Seat | None:
