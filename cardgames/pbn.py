@@ -1472,7 +1472,7 @@ class PBNReader:
     that :func:`load_path` opened.
     """
 
-    def __init__(self, lines: Iterable[str] | Iterable[bytes], *, strict: bool = True,
+    def __init__(self, lines: Iterable[str] | Iterable[bytes] | Any, *, strict: bool = True,
                  source: str | None = None, validate: bool = True,
                  on_error: Callable[[PBNError], None] | None = None,
                  _closing: object | None = None, _encoding: str | None = None):
@@ -1842,13 +1842,13 @@ class PBNReader:
             later: list[Tag] = []
             for name, value in self._sticky.items():
                 if name not in present:
-                    tag = self._inherited.get((name, value))
-                    if tag is None:
-                        tag = self._inherited[name, value] = Tag(name, value)
+                    made = self._inherited.get((name, value))
+                    if made is None:
+                        made = self._inherited[name, value] = Tag(name, value)
                     if name in _MANDATORY_ORDER:
-                        tags.insert(_insert_index(tags, name), tag)
+                        tags.insert(_insert_index(tags, name), made)
                     else:
-                        later.append(tag)
+                        later.append(made)
             tags.extend(later)
         game._changed()
         return sticky

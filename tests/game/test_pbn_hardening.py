@@ -260,7 +260,7 @@ def _seconds(data: bytes) -> float:
 
 
 @pytest.mark.parametrize("shape, n", [(_comment_reopened, 6000), (_comments_unclosed, 3000),
-                                      (_tags_on_one_line, 12000), (_sticky_tags, 1500),
+                                      (_tags_on_one_line, 4000), (_sticky_tags, 1500),
                                       (_games, 3000)],
                          ids=["comment-reopened", "comments-unclosed", "tags-on-one-line",
                               "sticky-tags", "games"])
@@ -268,4 +268,4 @@ def test_reading_time_grows_linearly(shape, n):
     # Ratio of times for 4x and 1x the input (best of three each): 4 for linear, 16 for
     # quadratic; the bound leaves room for a noisy machine.
     small, large = _seconds(shape(n)), _seconds(shape(4 * n))
-    assert large / max(small, 1e-4) < 7, (small, large)
+    assert large / max(small, 1e-4) < 8, (small, large)
