@@ -120,6 +120,7 @@ from __future__ import annotations
 
 import io
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
@@ -155,6 +156,9 @@ _RAW_LIMIT = 50_000
 _TYPED_ACCESSORS = ("deal", "board", "dealer", "vulnerable", "contract", "declarer",
                     "auction_dealer", "auction", "opening_leader", "play")
 
+#: The most digits a Board number may have.
+_BOARD_DIGITS = 9
+
 _VULNERABILITY = {"NONE": "none", "LOVE": "none", "-": "none", "NS": "ns", "EW": "ew",
                   "ALL": "both", "BOTH": "both"}
 
@@ -177,9 +181,11 @@ _TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*(?:\\.[^"\\\n]*
 _TAG_PAIR_LINES = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"\s*\]')
 # The export layout of a tag line, matched whole: the fast path of the reader.
 _TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\]*(?:\\.[^"\\]*)*)"\]\Z')
-_UNESCAPE = re.compile(r'\\([\\"])')
+# ``\#`` at the start of a value is a ``#`` that is text: how the writer keeps a value
+# ``"#"`` or ``"##..."`` (made by ``"###"``, or in code) from reading back as inheritance.
+_UNESCAPE = re.compile(r'\\([\\"])|\A\\(#)')
 # A backslash needs escaping only where a reader would take it for an escape.
-_ESCAPE = re.compile(r'"|\\(?=[\\"]|\Z)')
+_ESCAPE = re.compile(r'"|\\(?=[\\"]|\Z)|\A\\(?=#)')
 _WS = re.compile(r"\s*")
 _BLANKS = re.compile(r"[ \t]*")
 _SPECIAL = re.compile(r'[\[{;"]')
@@ -191,11 +197,14 @@ _BID = re.compile(r"([1-7])(NT|N|[SHDC])\Z", re.IGNORECASE)
 
 
 def _unescape(value: str) -> str:
-    return _UNESCAPE.sub(r"\1", value) if "\\" in value else value
+    return _UNESCAPE.sub(lambda m: m.group(1) or m.group(2), value) if "\\" in value else value
 
 
 def _escape(value: str) -> str:
-    return _ESCAPE.sub(lambda m: "\\" + m.group(), value)
+    escaped = _ESCAPE.sub(lambda m: "\\" + m.group(), value)
+    if value == "#" or value.startswith("##"):
+        return "\\" + escaped  # text, not inheritance (see _UNESCAPE)
+    return escaped
 
 
 def _skip_comment(text: str, i: int) -> int:
@@ -236,6 +245,18 @@ def _unclosed_brace(text: str) -> int | None:
             i += 1
         if i >= n:
             return None
+
+
+def _brace_open_after(line: str, in_brace: bool) -> bool:
+    """Whether a ``{`` comment is open at the end of one line, ``in_brace`` saying whether
+    one was open at its start."""
+    i = 0
+    if in_brace:
+        j = line.find("}")
+        if j < 0:
+            return True
+        i = j + 1
+    return _unclosed_brace(line[i:]) is not None
 
 
 def _end(pattern: re.Pattern[str], text: str, i: int = 0) -> int:
@@ -326,8 +347,16 @@ class Tag:
     def to_pbn(self) -> str:
         """The tag's lines: its comments, the tag pair (with any trailing comment) and
         its section, joined with ``"\\n"`` (no final newline)."""
-        head = self.tag_line if self.trailing is None else f"{self.tag_line} {self.trailing}"
-        return "\n".join((*self.comments, head, *self.section))
+        section = self.section
+        if self.trailing is not None:
+            head = f"{self.tag_line} {self.trailing}"
+        elif section and section[0].startswith("%"):
+            # Data after the tag on its line that starts with '%': on a line of its own it
+            # would read back as a '%' line (a comment of the next tag), so it stays here.
+            head, section = f"{self.tag_line} {section[0]}", section[1:]
+        else:
+            head = self.tag_line
+        return "\n".join((*self.comments, head, *section))
 
     def _section_line(self, index: int) -> int | None:
         numbers = self.section_line_numbers
@@ -341,13 +370,13 @@ def _check_tag(tag: Tag) -> None:
     if not isinstance(tag, Tag):
         raise TypeError(f"expected a Tag, got {type(tag).__name__}")
     if not _NAME_FULL.match(tag.name):
-        raise ValueError(f"bad tag name {tag.name!r}: use letters, digits and '_'")
+        raise ValueError(f"bad tag name {_short(tag.name)}: use letters, digits and '_'")
     if "\n" in tag.value or "\r" in tag.value:
         raise ValueError(f"the value of tag {tag.name} spans lines")
     checked: list[str] = []  # the section with its '%' lines blanked, for the data checks
     for i, line in enumerate(tag.section):
         if "\n" in line or "\r" in line:
-            raise ValueError(f"section line {line!r} of tag {tag.name} holds a line break")
+            raise ValueError(f"section line {_short(line)} of tag {tag.name} holds a line break")
         in_brace = i > 0 and _unclosed_brace("\n".join(tag.section[:i])) is not None
         if not in_brace and not line.strip():
             raise ValueError(f"section line {i + 1} of tag {tag.name} is empty (outside a "
@@ -405,7 +434,7 @@ def _check_comment(block: str, where: str, *, block_of_lines: bool = False) -> N
     if units is None or (units != 1 and not block_of_lines):
         expected = ("comment lines" if block_of_lines
                     else "one '{...}' or '; ...' comment, spanning lines only inside braces")
-        raise ValueError(f"{block!r} (near {where}) would not read back: expected {expected}")
+        raise ValueError(f"{_short(block)} (near {where}) would not read back: expected {expected}")
 
 
 class Game:
@@ -578,8 +607,8 @@ class Game:
         if index is None:
             # An inherited tag has no line of its own: name the game's.
             line = tag.line if tag.line is not None else self.line
-            return PBNError(message, text=tag.tag_line, line=line, source=self.source)
-        return PBNError(message, text=tag.section[index], line=tag._section_line(index),
+            return PBNError(message, text=_excerpt(tag.tag_line), line=line, source=self.source)
+        return PBNError(message, text=_excerpt(tag.section[index]), line=tag._section_line(index),
                         source=self.source)
 
     def _seat(self, name: str) -> Seat | None:
@@ -589,7 +618,7 @@ class Game:
         if name == "Declarer" and value.startswith("^"):
             value = value[1:]  # an irregular declarer (PBN 2.1 section 3.9): still the seat
         if len(value) != 1 or value.upper() not in "NESW":
-            raise self._error(tag, f"{name} must be N, E, S or W, not {value!r}")
+            raise self._error(tag, f"{name} must be N, E, S or W, not {_short(value)}")
         return Seat.parse(value)
 
     @property
@@ -616,7 +645,7 @@ class Game:
             return Deal.from_pbn(value)
         except ParseError as err:
             where = "" if err.position is None else f" (column {err.position + 1} of the deal)"
-            raise self._error(tag, f"bad deal: {err.message}{where}") from err
+            raise self._error(tag, f"bad deal: {_excerpt(err.message)}{where}") from err
         except CardgamesError as err:
             # Teaching files (BridgeComposer) write a hand they do not show as "..." (no
             # cards), which makes unequal hands; read such hands as unknown ("-").
@@ -628,13 +657,16 @@ class Game:
                     return Deal.from_pbn(f"{value[:colon + 1]}{shown}")
                 except CardgamesError:
                     pass
-            raise self._error(tag, f"impossible deal: {err}") from err
+            raise self._error(tag, f"impossible deal: {_excerpt(str(err))}") from err
 
     @property
     def board(self) -> int | None:
         """The ``Board`` number (``"01"`` reads as 1); None if absent or unknown, or for a
         value that is not a number, such as ``"4-1"`` or ``"spacer"`` (labels that real
-        writers use; ``Game.tag("Board")`` has the text)."""
+        writers use; ``Game.tag("Board")`` has the text).
+
+        :raises PBNError: for a number of more than nine digits.
+        """
         return self._cached("board", self._parse_board)
 
     def _parse_board(self) -> int | None:
@@ -645,7 +677,12 @@ class Game:
             # "4-1", "spacer": labels some writers use (a chapter and a deal, an item that
             # is no board); the text is kept, as Game.tag("Board"), but names no number.
             return None
-        return int(value)
+        if len(value.lstrip("0")) > _BOARD_DIGITS:
+            # int() refuses more than 4,300 digits, with a ValueError that would end the
+            # file; no board numbers so high in any case.
+            raise self._error(tag, f"Board number {_short(value)} is too large (more than "
+                              f"{_BOARD_DIGITS} digits)")
+        return int(value.lstrip("0") or "0")
 
     @property
     def dealer(self) -> Seat | None:
@@ -670,7 +707,7 @@ class Game:
             return None
         vul = _VULNERABILITY.get(value.upper())
         if vul is None:
-            raise self._error(tag, f"Vulnerable must be None, NS, EW or All, not {value!r}")
+            raise self._error(tag, f"Vulnerable must be None, NS, EW or All, not {_short(value)}")
         return vul
 
     @property
@@ -694,7 +731,7 @@ class Game:
             if _END_POSITION_CONTRACT.match(value):
                 return value  # only the trump suit, as an end position may give (3.10)
             raise self._error(tag, "Contract must look like 4S, 3NTX, 6HXX or Pass, "
-                              f"not {value!r}")
+                              f"not {_short(value)}")
         return value
 
     def _from_auction(self) -> tuple[str, Seat | None] | None:
@@ -787,7 +824,7 @@ class Game:
             else:
                 m = _BID.match(word)
                 if m is None:
-                    raise self._error(tag, f"{token!r} is not a call", index)
+                    raise self._error(tag, f"{_short(token)} is not a call", index)
                 strain = "NT" if m.group(2) in ("N", "NT") else m.group(2)
                 calls.append(m.group(1) + strain)
         return tuple(calls)
@@ -850,7 +887,7 @@ class Game:
             try:
                 cells.append((Card.parse(token), index))
             except ParseError:
-                raise self._error(tag, f"{token!r} is not a card", index) from None
+                raise self._error(tag, f"{_short(token)} is not a card", index) from None
         if all(card is None for card, _ in cells):
             return ()
         first = self.opening_leader
@@ -928,7 +965,9 @@ class Game:
         """The game's text, ending with a newline (the blank line that separates games is
         the writer's business).  Values are escaped: ``"`` as ``\\"`` and a backslash as
         ``\\\\`` where it would otherwise read as an escape.  A value ``"#"`` or one
-        starting with ``"##"`` is written as it is, so it reads back as inheritance."""
+        starting with ``"##"`` (a file's ``"###"`` gives ``"#"``) is written with a
+        backslash before it, ``"\\#"``, which reads back as that text, not as inheritance
+        (other PBN readers show the backslash)."""
         parts = [block + "\n" for block in self.preamble]  # each followed by a blank line
         lines = [tag.to_pbn() for tag in self._tags]
         lines.extend(self.trailing_comments)
@@ -944,7 +983,7 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{t.name}={t.value!r}" for t in self._tags[:4])
+        shown = ", ".join(f"{t.name}={_short(t.value)}" for t in self._tags[:4])
         more = ", ..." if len(self._tags) > 4 else ""
         where = "" if self.line is None else f" line {self.line}"
         return f"<Game{where}: {shown}{more}>"
@@ -995,7 +1034,7 @@ class _Unit:
     """Consecutive physical lines read as one piece: a single line, or the lines a
     ``{`` comment spans.  Knows how to turn a position back into a line number."""
 
-    __slots__ = ("numbers", "lines", "text", "source", "joined")
+    __slots__ = ("numbers", "lines", "text", "source", "joined", "_starts")
 
     def __init__(self, numbered: list[tuple[int, str]], source: str | None, *,
                  joined: bool = False):
@@ -1004,13 +1043,25 @@ class _Unit:
         self.text = "\n".join(self.lines)
         self.source = source
         self.joined = joined  # lines joined to complete a tag pair broken over them
+        self._starts: list[int] | None = None  # where each line starts in text
 
     def row(self, pos: int) -> int:
-        return self.text.count("\n", 0, pos)
+        """The line of ``text[pos]`` (0 for the first): found by bisection, not by counting
+        from the start, since a line holding many tags asks once per tag."""
+        if len(self.lines) == 1:
+            return 0
+        if self._starts is None:
+            starts = [0]
+            for line in self.lines[:-1]:
+                starts.append(starts[-1] + len(line) + 1)
+            self._starts = starts
+        return bisect_right(self._starts, pos) - 1
 
     def error(self, pos: int, message: str) -> PBNError:
         row = self.row(pos)
-        return PBNError(message, text=self.lines[row], line=self.numbers[row], source=self.source)
+        column = pos - (self.text.rfind("\n", 0, pos) + 1)
+        return PBNError(message, text=_excerpt(self.lines[row], column), line=self.numbers[row],
+                        source=self.source)
 
 
 _TAG_NEW = Tag.__new__
@@ -1113,14 +1164,14 @@ def _parse_tag(unit: _Unit, i: int) -> tuple[str, str, int, str | None]:
         raise unit.error(j, f"bad character {text[j]!r} in a tag name (letters, digits, '_')")
     j = _end(_BLANKS, text, j)
     if j >= n or text[j] != '"':
-        raise unit.error(i, f"the value of tag {name} must be in double quotes")
+        raise unit.error(i, f"the value of tag {_excerpt(name)} must be in double quotes")
     value_match = _STRING.match(text, j)
     if value_match is None:
-        raise unit.error(j, f"missing closing quote in the value of tag {name}")
+        raise unit.error(j, f"missing closing quote in the value of tag {_excerpt(name)}")
     j = _end(_BLANKS, text, value_match.end())
     if j >= n or text[j] in "\n{;[":
-        raise unit.error(i, f"unclosed tag {name}: ']' missing")
-    raise unit.error(j, f"unexpected text after the value of tag {name}, expected ']'")
+        raise unit.error(i, f"unclosed tag {_excerpt(name)}: ']' missing")
+    raise unit.error(j, f"unexpected text after the value of tag {_excerpt(name)}, expected ']'")
 
 
 def _check_data(unit: _Unit, i: int) -> None:
@@ -1205,7 +1256,107 @@ class _Original:
         self.encoding = encoding  # "utf-8" or "latin-1"
 
 
-_AFTER_LONE_CR = re.compile(rb"(?<=\r)(?!\n)")
+#: The longest line the reader takes, in characters (bytes for a binary stream): far above
+#: any real PBN line (a deal is 70 characters, a commentary paragraph a few thousand), low
+#: enough that a file without line ends (``/dev/zero``, a binary file) is refused after
+#: reading this much rather than filling the memory.  A longer line stops the reading of its
+#: file with an error on that line.
+MAX_LINE = 1 << 20
+
+#: How much a file is read at a time (lines are cut from these pieces).
+_CHUNK = 1 << 16
+
+# A line end: LF, CRLF or a lone CR (an old Mac's), mixed as a file has them.
+_LINE_ENDS_B = re.compile(rb"(?<=\n)|(?<=\r)(?!\n)")
+_LINE_ENDS_S = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+
+
+class _Unreadable(Exception):
+    """The stream is not PBN text: a line longer than :data:`MAX_LINE`, or a NUL byte.
+    Raised by :func:`_split_lines` once the lines before it have been given; the reader
+    turns it into a :class:`PBNError` on the next line and stops reading the stream."""
+
+    def __init__(self, reason: str, excerpt: str):
+        super().__init__(reason)
+        self.reason = reason
+        self.excerpt = excerpt
+
+
+def _split_lines(pieces: Iterable[Any], *, chunks: bool) -> Iterator[Any]:
+    """The lines of ``pieces`` (str or bytes), each with its line end (LF, CRLF or a lone
+    CR; the last line may have none).  With ``chunks`` the pieces are arbitrary parts of a
+    stream (a line may span them; a CR ending one piece waits for the next, which may
+    start with its LF); otherwise each piece is one or more whole lines, never joined with
+    the next.  Never holds more than one line of :data:`MAX_LINE` and one piece.
+
+    :raises _Unreadable: after the lines before it, for a line longer than
+        :data:`MAX_LINE` or a NUL character.
+    """
+    rest: Any = None  # the start of a line not ended yet (chunks only)
+    for piece in pieces:
+        if not piece:
+            continue
+        binary = isinstance(piece, (bytes, bytearray))
+        nul = piece.find(b"\0" if binary else "\0")
+        if nul >= 0:
+            piece = piece[:nul + 1]
+        if rest is not None:
+            piece = rest + piece
+            rest = None
+        if binary:
+            lines = piece.splitlines(True)  # bytes split on LF, CRLF and CR only
+        else:
+            lines = [p for p in _LINE_ENDS_S.split(piece) if p]
+        if (chunks or nul >= 0) and lines and lines[-1][-1:] not in ("\n", b"\n"):
+            rest = lines.pop()  # not ended, or a CR whose LF may follow
+        for line in lines:
+            if len(line) > MAX_LINE:
+                raise _too_long(line)
+            yield line
+        if nul >= 0:  # ``rest`` is the line holding it, up to it
+            text = _decode_line(bytes(rest[-_EXCERPT:])) if binary else rest[-_EXCERPT:]
+            raise _Unreadable("a NUL character: this is not a PBN text file (a binary "
+                              "file, or text in UTF-16?); reading stops here",
+                              _excerpt(text[:-1] + "<NUL>", len(text)))
+        if rest is not None and len(rest) > MAX_LINE:
+            raise _too_long(rest)
+    if rest:
+        yield rest
+
+
+def _too_long(line: Any) -> _Unreadable:
+    text = _decode_line(bytes(line[:200])) if isinstance(line, (bytes, bytearray)) \
+        else line[:200]
+    return _Unreadable(f"line longer than {MAX_LINE:,} characters: not a PBN text file; "
+                       "reading stops here", _excerpt(text))
+
+
+def _read_pieces(read: Callable[[int], Any]) -> Iterator[Any]:
+    """A file's content a :data:`_CHUNK` at a time, until it ends."""
+    while True:
+        piece = read(_CHUNK)
+        if not piece:
+            return
+        yield piece
+
+
+#: The most characters of the file's text an error message quotes.
+_EXCERPT = 100
+
+
+def _excerpt(text: str, pos: int = 0) -> str:
+    """``text`` if short, else about :data:`_EXCERPT` characters of it around ``pos``, with
+    ``...`` where it was cut: what a message quotes of a line that may be a megabyte."""
+    if len(text) <= _EXCERPT:
+        return text
+    start = max(0, min(pos - _EXCERPT // 4, len(text) - _EXCERPT))
+    end = start + _EXCERPT
+    return ("..." if start > 0 else "") + text[start:end] + ("..." if end < len(text) else "")
+
+
+def _short(value: str) -> str:
+    """``repr`` of a value for a message, cut to an excerpt if long."""
+    return repr(_excerpt(value))
 _CHARSET = re.compile(rb"charset\s*=\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _LATIN1_NAMES = {b"iso-8859-1", b"iso8859-1", b"latin-1", b"latin1", b"l1", b"iso_8859-1",
                  b"windows-1252", b"cp1252"}
@@ -1214,8 +1365,8 @@ _RANKS = frozenset("AKQJT98765432akqjt")
 
 class _RawLines:
     """Decodes a binary stream line by line for the reader, keeping the bytes of the lines
-    that no game has taken yet (see :class:`_Original`).  Line ends are ``\\n``, ``\\r\\n``
-    or a lone ``\\r``, mixed as the file has them; each line is UTF-8 if it is valid UTF-8
+    that no game has taken yet (see :class:`_Original`).  It is given the lines already cut
+    (:func:`_split_lines`), with their line ends; each line is UTF-8 if it is valid UTF-8
     and Latin-1 (PBN's character set) otherwise, unless an encoding is given."""
 
     __slots__ = ("fp", "encoding", "buffer", "base", "latin1", "utf8", "charset_latin1")
@@ -1232,26 +1383,29 @@ class _RawLines:
     def __iter__(self) -> Iterator[str]:
         encoding = self.encoding
         buffer = self.buffer
-        for data in self.fp:
-            pieces = [p for p in _AFTER_LONE_CR.split(data) if p] if b"\r" in data else (data,)
-            for piece in pieces:
-                buffer.append(piece)
-                if piece[:1] == b"%":
-                    m = _CHARSET.search(piece)
-                    if m is not None and m.group(1).lower() in _LATIN1_NAMES:
-                        self.charset_latin1 = True
-                if encoding is not None:
+        for piece in self.fp:  # one line each, with its line end (see _split_lines)
+            buffer.append(piece)
+            if piece[:1] == b"%":
+                m = _CHARSET.search(piece)
+                if m is not None and m.group(1).lower() in _LATIN1_NAMES:
+                    self.charset_latin1 = True
+            if encoding is not None:
+                try:
                     yield piece.decode(encoding)
-                elif piece.isascii():
-                    yield piece.decode("ascii")
-                else:
-                    try:
-                        text = piece.decode("utf-8")
-                        self.utf8 = True
-                    except UnicodeDecodeError:
-                        text = piece.decode("latin-1")
-                        self.latin1 = True
-                    yield text
+                except UnicodeDecodeError as err:
+                    raise _Unreadable(f"not {encoding} text ({err.reason} at byte "
+                                      f"{err.start + 1} of the line); reading stops here",
+                                      _excerpt(piece.decode("latin-1"), err.start)) from None
+            elif piece.isascii():
+                yield piece.decode("ascii")
+            else:
+                try:
+                    text = piece.decode("utf-8")
+                    self.utf8 = True
+                except UnicodeDecodeError:
+                    text = piece.decode("latin-1")
+                    self.latin1 = True
+                yield text
 
     @property
     def new_text_encoding(self) -> str:
@@ -1286,6 +1440,11 @@ def _broken_tag(line: str) -> bool:
     return line.lstrip().startswith("[") and "]" not in line and not _COMMENT_START.search(line)
 
 
+#: The most lines a ``{`` comment may span: a comment still open after so many lines is
+#: unterminated (a lenient reader goes on at its first empty line), so that an unclosed
+#: ``{`` does not hold the rest of a big file in memory.
+_COMMENT_LINES_LIMIT = _RAW_LIMIT
+
 #: How many lines a lenient reader joins to complete a tag pair broken over lines.
 _TAG_LINES_LIMIT = 8
 
@@ -1313,10 +1472,10 @@ class PBNReader:
     that :func:`load_path` opened.
     """
 
-    def __init__(self, lines: Iterable[str] | Iterable[bytes], *, strict: bool = True,
+    def __init__(self, lines: Iterable[str] | Iterable[bytes] | Any, *, strict: bool = True,
                  source: str | None = None, validate: bool = True,
                  on_error: Callable[[PBNError], None] | None = None,
-                 _closing: Iterator[object] | None = None, _encoding: str | None = None):
+                 _closing: object | None = None, _encoding: str | None = None):
         self.strict = strict
         self.source = source
         self.validate = validate
@@ -1330,13 +1489,15 @@ class PBNReader:
         self._closing = _closing
         self._encoding = _encoding
         self._raw: _RawLines | None = None
+        self._unreadable: PBNError | None = None  # why the stream stopped being read
         self._preamble: list[str] = []
         self._last: dict[str, str] = {}    # tag name -> value in the latest game that had it
         self._sticky: dict[str, str] = {}  # tag name -> value set with "##"
+        self._inherited: dict[tuple[str, str], Tag] = {}  # the tags made for "##" values
         self._count = 0                    # games given so far
         self._deals: dict[str, int] = {}   # deal text -> index of the first game with it
         self._boards: dict[str, tuple[int, str]] = {}  # Board value -> (index, deal text)
-        self._games = self._read(iter(lines))
+        self._games = self._read(lines)
 
     def __iter__(self) -> PBNReader:
         return self
@@ -1366,9 +1527,15 @@ class PBNReader:
         return None
 
     # ---- the state machine ----------------------------------------------------
-    def _text_lines(self, lines: Iterator[Any]) -> Iterator[str]:
-        """The lines as text; a stream of bytes is decoded by a :class:`_RawLines`, which
-        keeps the bytes for :func:`write_back`."""
+    def _text_lines(self, source: Any) -> Iterator[str]:
+        """The lines of ``source`` as text (see :func:`_split_lines`): a file object is read
+        a piece at a time, any other iterable taken as lines.  A stream of bytes is decoded
+        by a :class:`_RawLines`, which keeps the bytes for :func:`write_back`."""
+        read = getattr(source, "read", None)
+        if callable(read):
+            lines = _split_lines(_read_pieces(read), chunks=True)
+        else:
+            lines = _split_lines(source, chunks=False)
         first = next(lines, None)
         if first is None:
             return iter(())
@@ -1377,7 +1544,18 @@ class PBNReader:
             return iter(self._raw)
         return chain([first], lines)
 
-    def _read(self, lines: Iterator[Any]) -> Generator[Game, None, None]:
+    def _numbered(self, source: Any) -> Iterator[tuple[int, str]]:
+        """The lines, numbered from 1; a stream found not to be PBN text ends early, with
+        the error kept as :attr:`_unreadable` (on the line after the last one given)."""
+        number = 0
+        try:
+            for number, text in enumerate(self._text_lines(source), 1):  # noqa: B007
+                yield number, text
+        except _Unreadable as err:
+            self._unreadable = PBNError(err.reason, text=err.excerpt, line=number + 1,
+                                        source=self.source)
+
+    def _read(self, lines: Any) -> Generator[Game, None, None]:
         source = self.source
         # In lenient mode the lines of the game being read are kept, so that a bad game's
         # error can carry its text (PBNError.raw): one game's lines, never the file's.
@@ -1393,7 +1571,10 @@ class PBNReader:
         blanks = 0      # empty lines since the last line that was not empty
         last = 0        # the last line that was not empty
         line = ""
-        numbered: Iterator[tuple[int, str]] = enumerate(self._text_lines(lines), 1)
+        stream = self._numbered(lines)
+        numbered: Iterator[tuple[int, str]] = stream
+        no_close_until = 0  # lines read again after an unclosed '{': none holds a '}'
+        at_end = False  # the lines have run out (not only left to handle an open comment)
         while True:
             for number, text in numbered:
                 line = text.rstrip("\r\n")
@@ -1408,15 +1589,22 @@ class PBNReader:
                             raw.append((number, line))
                         if not line or line.isspace():
                             blanks += 1
+                            if number <= no_close_until:
+                                break  # no '}' will come: unterminated, see below
                             continue
                         blanks = 0
                         last = number
-                        if "}" in line:
+                        # Only the new line is scanned: a brace is the one state a comment
+                        # carries from line to line (strings and ';' comments end with it).
+                        if "}" in line and not _brace_open_after(line, True):
                             unit = _Unit(open_unit, source)
-                            if _unclosed_brace(unit.text) is None:
-                                open_unit = None
-                                assert builder is not None  # made by the line that opened it
-                                _apply_unit(builder, unit)
+                            open_unit = None
+                            assert builder is not None  # made by the line that opened it
+                            _apply_unit(builder, unit)
+                        elif len(open_unit) >= _COMMENT_LINES_LIMIT:
+                            if self.strict:
+                                raise _unterminated(open_unit, source)
+                            break  # given up on, see below
                         continue
                     if tag_unit is not None and line and not line.isspace():
                         tag_unit.append((number, line))
@@ -1500,11 +1688,20 @@ class PBNReader:
                     else:  # the empty line that ends the game found the error
                         self._skipped(err, preamble, raw, last)
                         raw = []
-            # The end of the stream.  A '{' comment still open is an error on the line that
-            # opened it; in lenient mode reading starts again at the first empty line in it,
-            # so that one missing '}' costs one game, not the rest of the file.
+            else:
+                at_end = True
+            if self._unreadable is not None:
+                break
+            # A '{' comment still open at the end of the stream, or over more lines than
+            # _COMMENT_LINES_LIMIT, is an error on the line that opened it; in lenient mode
+            # reading starts again at the first empty line in it, so that one missing '}'
+            # costs one game, not the rest of the file.  None of the lines read again holds
+            # a '}' (the first would have closed the comment): a comment opened among them
+            # is unterminated at its first empty line there (no_close_until), which keeps
+            # the reading linear in a file of many unclosed comments.
             if open_unit is not None and not self.strict:
                 cut = next((k for k, (_, t) in enumerate(open_unit) if not t.strip()), None)
+                held_to = open_unit[-1][0]
                 if cut is not None:
                     unclosed = _unterminated(open_unit[:cut], source)
                     replay = open_unit[cut:]
@@ -1516,9 +1713,31 @@ class PBNReader:
                     self._skipped(unclosed, preamble, raw, last)
                     raw = []
                     blanks = 0
-                    numbered = iter(replay)
+                    no_close_until = max(no_close_until, held_to)
+                    numbered = chain(replay, stream)
+                    at_end = False
                     continue
+                if not at_end:  # over the limit with no empty line: skip to the next one
+                    failure = (_unterminated(open_unit, source), self._preamble)
+                    self._preamble = []
+                    open_unit = None
+                    builder = None
+                    continue
+            if not at_end:
+                continue
             break
+        unreadable = self._unreadable
+        if unreadable is not None:
+            # The rest of the stream is not read: the game being read is lost with it.
+            if self.strict:
+                raise unreadable
+            if failure is not None:
+                self._skipped(*failure, raw, last)
+                raw = []
+                failure = None
+            self._skipped(unreadable, self._preamble, raw, last)
+            self._preamble = []
+            builder = open_unit = tag_unit = None
         try:
             if open_unit is not None:
                 raise _unterminated(open_unit, source)
@@ -1607,18 +1826,30 @@ class PBNReader:
         sticky: dict[str, str] = {}
         for i, tag in enumerate(tags):
             value = tag.value
-            if value == "#":
+            written = value if tag.escaped is None else tag.escaped  # "\\#" is text
+            if written == "#":
                 tags[i] = replace(tag, value=self._last.get(tag.name, ""))
-            elif value.startswith("##"):
+            elif written.startswith("##"):
                 sticky[tag.name] = value[2:]
                 tags[i] = replace(tag, value=value[2:])
             elif tag.name in self._sticky:  # a plain value redefines a "##" value
                 sticky[tag.name] = value
         if self._sticky:
             present = {t.name for t in tags}
+            # A tag of the mandatory set goes in its place (at most 15 of them); any other
+            # at the end, where _insert_index would put it: one pass over the game for many
+            # "##" tags.  The same (immutable) Tag serves every game that inherits it.
+            later: list[Tag] = []
             for name, value in self._sticky.items():
                 if name not in present:
-                    tags.insert(_insert_index(tags, name), Tag(name, value))
+                    made = self._inherited.get((name, value))
+                    if made is None:
+                        made = self._inherited[name, value] = Tag(name, value)
+                    if name in _MANDATORY_ORDER:
+                        tags.insert(_insert_index(tags, name), made)
+                    else:
+                        later.append(made)
+            tags.extend(later)
         game._changed()
         return sticky
 
@@ -1682,9 +1913,26 @@ def loads(text: str | bytes, *, strict: bool = True, source: str | None = None,
                      validate=validate, on_error=on_error)
 
 
-def _binary_lines(path: str | PathLike[str]) -> Iterator[bytes]:
-    with open(path, "rb") as fp:
-        yield from fp
+class _File:
+    """A file opened on the first read (so that :func:`load_path` raises OSError only when
+    the reading starts), read a piece at a time, and closed by :meth:`close`."""
+
+    def __init__(self, path: str | PathLike[str]):
+        self.path = path
+        self.fp: BinaryIO | None = None
+        self.closed = False
+
+    def read(self, size: int) -> bytes:
+        if self.closed:
+            return b""
+        if self.fp is None:
+            self.fp = open(self.path, "rb")  # noqa: SIM115 (closed by close())
+        return self.fp.read(size)
+
+    def close(self) -> None:
+        self.closed = True
+        if self.fp is not None:
+            self.fp.close()
 
 
 def load_path(path: str | PathLike[str], *, encoding: str | None = None, strict: bool = True,
@@ -1700,9 +1948,9 @@ def load_path(path: str | PathLike[str], *, encoding: str | None = None, strict:
     :raises OSError: if the file cannot be opened (on the first read).
     :raises PBNError: while iterating, in strict mode, for a malformed game.
     """
-    lines = _binary_lines(path)
-    return PBNReader(lines, strict=strict, source=str(path), validate=validate,
-                     on_error=on_error, _closing=lines, _encoding=encoding)
+    file = _File(path)
+    return PBNReader(file, strict=strict, source=str(path), validate=validate,
+                     on_error=on_error, _closing=file, _encoding=encoding)
 
 
 # ---------------------------------------------------------------------------
@@ -1711,7 +1959,7 @@ def load_path(path: str | PathLike[str], *, encoding: str | None = None, strict:
 
 def _directive_line(directive: str) -> str:
     if "\n" in directive or "\r" in directive:
-        raise ValueError(f"a directive is one line: {directive!r}")
+        raise ValueError(f"a directive is one line: {_short(directive)}")
     return directive if directive.startswith("%") else "% " + directive
 
 
@@ -1834,7 +2082,10 @@ def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
         span = next((m.span() for m in _TAG_PAIR.finditer(text) if m.group(1) == old.name),
                     None)
         if span is not None:
-            rest = "" if numbers and numbers[0] == old.line else text[span[1]:]
+            # The old section goes, but for its '%' lines, and the text after the tag
+            # starting with '%' is one of them.
+            rest = ("" if numbers and numbers[0] == old.line
+                    and not old.section[0].startswith("%") else text[span[1]:])
             head = text[:span[0]] + tag.tag_line + rest
             out[i] = [encode(head, tag.name) + line_end]
         else:  # a tag pair broken over lines: they all go

@@ -15,6 +15,8 @@ business of :mod:`ddsolver.formats`.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -96,8 +98,12 @@ def where(source: str, line: int | None) -> str:
 
 def label_of(game: pbn.Game) -> str:
     """``"board 3: "``, the context a message about a game starts with (``""`` when the
-    game has no board number)."""
-    return f"board {game.board}: " if game.board is not None else ""
+    game has no board number, or one too large to read)."""
+    try:
+        number = game.board
+    except PBNError:
+        return ""
+    return f"board {number}: " if number is not None else ""
 
 
 def located(err: Exception, source: str, line: int | None, label: str = "") -> str:
@@ -121,7 +127,12 @@ def read_board(game: pbn.Game, source: str) -> Board:
     deal = game.deal  # PBNError (with its line) for a malformed deal
     tag = game.get("Deal")
     line = tag.line if tag is not None and tag.line is not None else game.line
-    number = game.board
+    warnings: list[str] = []
+    bad_number: PBNError | None = None
+    try:
+        number = game.board
+    except PBNError as err:  # a Board number too large: the board has no number
+        number, bad_number = None, err
     label = label_of(game)
     if deal is None:
         why = "no Deal tag" if tag is None else f"the deal is unknown ({tag.value!r})"
@@ -133,7 +144,6 @@ def read_board(game: pbn.Game, source: str) -> Board:
                        source=source) from None
     # Only par needs the dealer and the vulnerability: a bad tag costs the board its par,
     # not its table.
-    warnings: list[str] = []
 
     def tag_value(read: Callable[[], Any], what: str) -> tuple[Any, bool]:
         try:
@@ -151,6 +161,10 @@ def read_board(game: pbn.Game, source: str) -> Board:
             dealer = board_dealer(number)
         if vulnerable is None and vul_ok:
             vulnerable = board_vulnerability(number)
+    if bad_number is not None and (dealer is None or vulnerable is None):
+        warnings.append(f"{where(source, bad_number.line or game.line)}: "
+                        f"{bad_number.message}; par is left out (it needs the dealer and "
+                        "the vulnerability)")
     return Board(source, game.line, number, dealer, vulnerable, deal, game,
                  warnings=tuple(warnings))
 
@@ -537,11 +551,34 @@ def analyse_boards(boards: Iterator[PlayedBoard], *, jobs: int | None = None,
                 store.commit()
 
 
-def count_lines(paths: Iterable[str], start: bytes) -> int:
+def count_lines(paths: Iterable[str], start: bytes) -> int | None:
     """A quick count of the lines that start with ``start`` (``b"[Deal "``, ``b"[Play "``),
-    for a progress bar's total (an upper bound: a Play tag without cards is counted too)."""
+    for a progress bar's total (an upper bound: a Play tag without cards is counted too).
+    Line ends are LF, CRLF or a lone CR, as the reader takes them; the files are read a
+    piece at a time, so a file without line ends costs no memory.  None (no total) if an
+    input is not a regular file: a pipe can be read only once, and it is the reader's; a
+    device may never end."""
+    paths = list(paths)
+    for path in paths:
+        try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                return None
+        except OSError:
+            return None  # the reader reports it
     count = 0
+    keep = len(start) + 64  # what matters of a line not ended yet: its start
     for path in paths:
         with open(path, "rb") as fp:
-            count += sum(1 for raw in fp if raw.lstrip().startswith(start))
+            head = b""  # the start of the line that the last piece left open
+            while True:
+                piece = fp.read(1 << 16)
+                if not piece:
+                    break
+                lines = (head + piece).splitlines()  # LF, CRLF and CR; a CRLF cut in two
+                # makes one empty line too many, which does not start with anything.
+                open_line = piece[-1:] not in (b"\n", b"\r")
+                head = lines.pop()[:keep] if open_line and lines else b""
+                count += sum(1 for raw in lines if raw.lstrip().startswith(start))
+            if head.lstrip().startswith(start):
+                count += 1
     return count
