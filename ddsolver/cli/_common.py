@@ -9,8 +9,10 @@ from :mod:`ddsolver.cli._batch`, never from each other.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Iterable, Iterator
@@ -196,6 +198,13 @@ def check_readable(paths: Iterable[str]) -> None:
         if os.path.isdir(path):
             raise UsageError(f"{path} is a directory, not a PBN file")
         try:
+            mode = os.stat(path).st_mode
+            if not stat.S_ISREG(mode):
+                # A pipe or a device: opening it to try would take it from the real read
+                # (a FIFO's writer sees its reader go away); ask for permission instead.
+                if not os.access(path, os.R_OK):
+                    raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+                continue
             with open(path, "rb"):
                 pass
         except OSError as err:

@@ -511,3 +511,25 @@ def test_a_reader_that_goes_away_stops_the_run_quietly(argv):
             proc.kill()
     assert proc.returncode == 1, err
     assert "Traceback" not in err and "Exception ignored" not in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_table_reads_a_named_pipe(run_process, tmp_path):
+    """A FIFO input is read once, by the real read: checking it beforehand must not open it
+    (its writer would see the reader go away, and the read would then wait forever)."""
+    import threading
+    fifo = tmp_path / "boards.pbn"
+    os.mkfifo(fifo)
+    data = PROBLEMS.read_bytes()
+
+    def write() -> None:
+        with open(fifo, "wb") as pipe:
+            pipe.write(data)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    piped = run_process("table", fifo, "--quiet", timeout=60)
+    writer.join(timeout=5)
+    plain = run_process("table", PROBLEMS, "--quiet", timeout=60)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout == plain.stdout.replace(str(PROBLEMS), str(fifo))
