@@ -28,6 +28,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from cardgames.hands import Deal
@@ -35,6 +36,9 @@ from cardgames.play import Position
 
 from ._core import Core, clear_stop, request_stop
 from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
+
+if TYPE_CHECKING:
+    from .pool import SolverPool
 
 __all__ = ["DDTable", "Solver", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores",
            "DEFAULT_TT_MB", "MAX_TT_MB", "MAX_JOBS", "STRAIN_ORDER", "check_tt_mb", "check_jobs",
@@ -394,6 +398,7 @@ def thread_solver(tt_mb: int) -> Solver:
 
     :raises TypeError: / :raises ValueError: for a bad ``tt_mb`` (:func:`check_tt_mb`).
     """
+    from .pool import SolverPool  # pool.py builds on Solver: imported when first needed
     pool = _default_pools.get(check_tt_mb(tt_mb))
     if pool is None:
         pool = _default_pools.setdefault(tt_mb, SolverPool(tt_mb))
@@ -506,6 +511,7 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     :raises ParseError: for a malformed PBN deal string (with its index).
     :raises ValueError: if ``jobs`` or ``tt_mb`` is less than 1.
     """
+    from .pool import SolverPool  # pool.py builds on Solver: imported when first needed
     n_jobs = check_jobs(jobs)
     solvers = SolverPool(tt_mb)
     if isinstance(deals, (str, bytes, Deal)) or not isinstance(deals, Iterable):
@@ -565,6 +571,7 @@ def _harvest(pending: dict[int, list[Future[list[int]]]]) -> Iterator[tuple[int,
             break
         # Ctrl-C may land in a worker thread, where it would not wake this one: the
         # hook stops the searches, so that their futures finish and wake it.
+        from .pool import sigint_stops_searches
         with sigint_stops_searches():
             wait([f for futures in pending.values() for f in futures if not f.done()],
                  return_when=FIRST_COMPLETED)
@@ -585,5 +592,3 @@ def dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     results: dict[int, DDTable] = dict(iter_dd_tables(deals, jobs=jobs, tt_mb=tt_mb))
     return [results[i] for i in range(len(results))]
 
-
-from .pool import SolverPool, sigint_stops_searches  # noqa: E402  (pool.py builds on Solver)
