@@ -92,7 +92,11 @@ class Board:
 
 
 def where(source: str, line: int | None) -> str:
-    """``FILE:LINE``, or ``FILE`` where the line is not known: how a problem is located."""
+    """``FILE:LINE``, or ``FILE`` where the line is not known: how a problem is located.
+    A control character in the file name (a line break) is shown escaped, so the message
+    stays on one line."""
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in source):
+        source = source.encode("unicode_escape").decode("ascii")
     return f"{source}:{line}" if line is not None else source
 
 

@@ -533,3 +533,12 @@ def test_table_reads_a_named_pipe(run_process, tmp_path):
     plain = run_process("table", PROBLEMS, "--quiet", timeout=60)
     assert piped.returncode == 0, piped.stderr
     assert piped.stdout == plain.stdout.replace(str(PROBLEMS), str(fifo))
+
+
+def test_a_line_break_in_an_input_name_keeps_messages_on_one_line(run_cli, tmp_path):
+    bad = tmp_path / "two\nlines.pbn"
+    bad.write_text('[Board "1"]\n[Deal "N:AKQ.AKQ.AKQ.AKQJ"]\n\n')
+    status, _, err = run_cli("table", bad, "--quiet")
+    assert status == 1
+    lines = [line for line in err.splitlines() if "two" in line]
+    assert lines and all("two\\nlines.pbn:" in line for line in lines), err
