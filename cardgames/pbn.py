@@ -1263,6 +1263,11 @@ class _Original:
 #: file with an error on that line.
 MAX_LINE = 1 << 20
 
+#: A run of this many lines without an empty one (a game that never ends), or of this
+#: many empty lines, is no PBN file: its reading stops with an error there rather than
+#: holding the lines (``yes | ddsolver table /dev/stdin``).  Real games are a few dozen lines.
+MAX_RUN_LINES = 100_000
+
 #: How much a file is read at a time (lines are cut from these pieces).
 _CHUNK = 1 << 16
 
@@ -1548,8 +1553,22 @@ class PBNReader:
         """The lines, numbered from 1; a stream found not to be PBN text ends early, with
         the error kept as :attr:`_unreadable` (on the line after the last one given)."""
         number = 0
+        run = 0       # lines in a row that are all empty, or all not empty
+        empty = True  # ... which of the two
         try:
             for number, text in enumerate(self._text_lines(source), 1):  # noqa: B007
+                if (not text.strip()) == empty:
+                    run += 1
+                    if run > MAX_RUN_LINES:
+                        self._unreadable = PBNError(
+                            f"{MAX_RUN_LINES:,} {'empty' if empty else 'non-empty'} lines in "
+                            f"a row: not a PBN file of games (a game ends at an empty line); "
+                            f"reading stops here", text=_excerpt(text.rstrip("\r\n")),
+                            line=number, source=self.source)
+                        return
+                else:
+                    empty = not empty
+                    run = 1
                 yield number, text
         except _Unreadable as err:
             self._unreadable = PBNError(err.reason, text=err.excerpt, line=number + 1,

@@ -269,3 +269,17 @@ def test_reading_time_grows_linearly(shape, n):
     # quadratic; the bound leaves room for a noisy machine.
     small, large = _seconds(shape(n)), _seconds(shape(4 * n))
     assert large / max(small, 1e-4) < 8, (small, large)
+
+
+@pytest.mark.parametrize("line", ["y", ""])
+def test_an_endless_run_of_lines_stops_the_reading(line):
+    """`yes | ddsolver table /dev/stdin`: a game that never ends (no empty line), or empty
+    lines without end, is no PBN file; the reading stops with an error on the line past
+    :data:`MAX_RUN_LINES` instead of holding every line."""
+    def endless():
+        while True:
+            yield line + "\n"
+    reader = pbn.PBNReader(endless(), strict=False, source="stdin")
+    assert list(reader) == []
+    assert reader.errors and reader.errors[-1].line == pbn.MAX_RUN_LINES + 1
+    assert "in a row" in reader.errors[-1].reason
