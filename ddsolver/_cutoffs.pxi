@@ -311,9 +311,7 @@ cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive) noexcept
             n = dd_popcount(c.hand[side ^ 2][t])
     m = c.rem[t]
     r = dd_hibit(m)
-    seat = 0
-    while not (c.hand[seat][t] >> r) & 1:
-        seat += 1
+    seat = owner_at(c, t, 0)
     if (seat & 1) == side:
         while m and (c.hand[seat][t] >> dd_hibit(m)) & 1:
             low = dd_hibit(m)
@@ -351,8 +349,8 @@ cdef inline int split_top_trumps(Ctx *c, int side, int *low) noexcept nogil:
     top = dd_hibit(m)
     m ^= (<uint32_t>1) << top
     sec = dd_hibit(m)
-    qt = holder_of(c, t, top)
-    qs = holder_of(c, t, sec)
+    qt = owner_at(c, t, 0)
+    qs = owner_at(c, t, 1)
     if (qs & 1) != side:
         return 0
     low[0] = sec
@@ -368,7 +366,7 @@ cdef inline int split_top_trumps(Ctx *c, int side, int *low) noexcept nogil:
     if m == 0:
         return 0
     third = dd_hibit(m)
-    q3 = holder_of(c, t, third)
+    q3 = owner_at(c, t, 2)
     if (q3 & 1) == side:
         low[0] = third
         return 1
@@ -418,7 +416,7 @@ cdef inline bint defence_sure_trick_nt(Ctx *c, uint16_t *decisive) noexcept nogi
             total += m if m > n else n
         else:
             excluded += 1
-            q = holder_of(c, s, top)
+            q = owner_at(c, s, 0)
             if c.rem[s] != c.hand[q][s]:
                 rel[s] = <uint16_t>((<uint32_t>1) << top)
     if excluded == 0 or total >= c.tricks_left:

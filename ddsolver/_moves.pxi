@@ -53,13 +53,11 @@ cdef inline bint later_opponent_beats(Ctx *c, int pos, int s, int r) noexcept no
     return False
 
 
-cdef inline int holder_of(Ctx *c, int s, int r) noexcept nogil:
-    """The seat holding card (s, r), which must still be in a hand."""
-    cdef int q
-    for q in range(3):
-        if (c.hand[q][s] >> r) & 1:
-            return q
-    return 3
+cdef inline int owner_at(Ctx *c, int s, int k) noexcept nogil:
+    """At a trick's start: the seat holding the k-th highest card still in play of suit
+    ``s`` (k = 0 the top), read from the owner sequence the table keys on (c.seq; the suit
+    must have more than k cards)."""
+    return (c.seq[s] >> (24 - 2 * k)) & 3
 
 
 cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
@@ -90,12 +88,12 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
             last_s = s
             rem = c.rem[s]
             top = dd_hibit(rem)
-            topq = holder_of(c, s, top)
+            topq = owner_at(c, s, 0)
             rest = rem ^ ((<uint32_t>1) << top)
             sec = dd_hibit(rest) if rest else 0
-            secq = holder_of(c, s, sec) if rest else -1
+            secq = owner_at(c, s, 1) if rest else -1
             rest &= ~((<uint32_t>1) << sec)
-            thirdq = holder_of(c, s, dd_hibit(rest)) if (rest and sec) else -1
+            thirdq = owner_at(c, s, 2) if (rest and sec) else -1
             nl = dd_popcount(c.hand[lho][s])
             nr = dd_popcount(c.hand[rho][s])
             npd = dd_popcount(c.hand[pard][s])
