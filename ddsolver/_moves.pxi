@@ -116,7 +116,10 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
                     sw += 19
             elif npd == 0:
                 sw -= 9
-        rr = 14 - dd_popcount(c.rem[s] >> (r + 1))
+        # The card's rank among the suit's cards still in play, from the top: 1 for the
+        # top card, 2 for the next... (DDS's relative rank; the weights below add it, so
+        # the lower of two otherwise equal leads goes first).
+        rr = 1 + dd_popcount(c.rem[s] >> (r + 1))
         # Can this lead win the trick for the leader's side?
         if r == top or (npd and dd_hibit(c.hand[pard][s]) > dd_hibit(c.hand[lho][s] | c.hand[rho][s] | 1)):
             win = not (lruff or rruff)
