@@ -43,6 +43,8 @@ _EXPORTS = {
     "iter_dd_tables": "solver", "solve": "solver",
 }
 
+# Written out (not derived from _EXPORTS) so that type checkers see the exports; a test
+# checks that the two agree.
 __all__ = ["__version__", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores", "Solver",
            "DDTable", "DEFAULT_TT_MB", "par", "ParResult", "ParContract", "analyse_play",
            "PlayAnalysis", "CostlyCard", "analyse_leads", "LeadReport", "LeadRow",

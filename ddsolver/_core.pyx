@@ -419,6 +419,11 @@ def unhook_signal(int signum):
 # The Python-facing class
 # ---------------------------------------------------------------------------
 
+cdef enum:
+    QUICK_TRICKS = 0         # the counts Core._trick_start_count runs (test hooks)
+    SURE_TRUMP_TRICKS = 1
+
+
 cdef class Core:
     """One solver: a search context and its transposition table.  Not thread-safe:
     a second call while one runs (from another thread) raises RuntimeError; use one per
@@ -596,37 +601,33 @@ cdef class Core:
         """The search's quick-trick count at the start of a trick (for tests): tricks the
         side on lead is sure to cash, counted up to ``need``, and the ranks it relied on
         (4 rank masks, suits S H D C).  ``(count, [mask, ...])``."""
-        cdef uint16_t hm[16]
-        cdef uint16_t dec[4]
-        cdef int n, ns_won = 0, q
-        cdef int t = int_arg(trump, "trump", 0, 4), lead = int_arg(leader, "leader", 0, 3)
-        cdef int k = int_arg(need, "need", 0, 13)
-        cdef int hooked = self._enter()
-        try:
-            n = self._load_hands(hands, hm)
-            with nogil:
-                load_position(self.c, hm, t, lead, n, NULL, 0, &ns_won)
-                q = quick_tricks(self.c, dec, k)
-            return q, [dec[0], dec[1], dec[2], dec[3]]
-        finally:
-            self._leave(hooked)
+        return self._trick_start_count(hands, trump, leader, QUICK_TRICKS,
+                                       int_arg(need, "need", 0, 13))
 
     def sure_trump_tricks(self, tuple hands not None, trump, leader, side):
         """The search's sure trump tricks for ``side`` (0 North-South, 1 East-West) at the
         start of a trick (for tests): tricks its top or long trumps win whatever happens,
         and the ranks relied on.  ``(count, [mask, ...])``."""
+        return self._trick_start_count(hands, trump, leader, SURE_TRUMP_TRICKS,
+                                       int_arg(side, "side", 0, 1))
+
+    cdef _trick_start_count(self, tuple hands, trump, leader, int which, int arg):
+        """Load the start of a trick and run one of the search's counts on it:
+        QUICK_TRICKS (up to ``arg`` tricks) or SURE_TRUMP_TRICKS (of side ``arg``)."""
         cdef uint16_t hm[16]
         cdef uint16_t dec[4]
         cdef int n, ns_won = 0, q
         cdef int t = int_arg(trump, "trump", 0, 4), lead = int_arg(leader, "leader", 0, 3)
-        cdef int x = int_arg(side, "side", 0, 1)
         cdef int hooked = self._enter()
         try:
             n = self._load_hands(hands, hm)
             dec[0] = dec[1] = dec[2] = dec[3] = 0
             with nogil:
                 load_position(self.c, hm, t, lead, n, NULL, 0, &ns_won)
-                q = sure_trump_tricks(self.c, x, dec)
+                if which == QUICK_TRICKS:
+                    q = quick_tricks(self.c, dec, arg)
+                else:
+                    q = sure_trump_tricks(self.c, arg, dec)
             return q, [dec[0], dec[1], dec[2], dec[3]]
         finally:
             self._leave(hooked)

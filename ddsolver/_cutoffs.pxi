@@ -300,7 +300,7 @@ cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive) noexcept
     trumps wins the trick it is played to, and its hand can play them on different
     tricks (only partner could make it waste one).  Sets ``decisive`` to the ranks relied
     on (none for the second count: suit lengths are in the table key)."""
-    cdef int t = c.trump, r, seat, k = 0, low = 0, n, j
+    cdef int t = c.trump, seat, k = 0, low = 0, n, j
     cdef uint32_t m
     if t == NOTRUMP or c.rem[t] == 0:
         return 0
@@ -310,7 +310,6 @@ cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive) noexcept
         if dd_popcount(c.hand[side ^ 2][t]) > n:
             n = dd_popcount(c.hand[side ^ 2][t])
     m = c.rem[t]
-    r = dd_hibit(m)
     seat = owner_at(c, t, 0)
     if (seat & 1) == side:
         while m and (c.hand[seat][t] >> dd_hibit(m)) & 1:
@@ -355,6 +354,7 @@ cdef inline int split_top_trumps(Ctx *c, int side, int *low) noexcept nogil:
         return 0
     low[0] = sec
     if (qt & 1) == side:
+        # In different hands (sure_trump_tricks counts a run of two in one hand itself).
         if qt != qs and (dd_popcount(c.hand[qt][t]) > 1 or dd_popcount(c.hand[qs][t]) > 1):
             return 2
         return 0

@@ -90,3 +90,10 @@ def test_subcommands_do_not_import_each_other():
         for module in _imports(path):
             for command in SUBCOMMANDS - {own}:
                 assert not _is_within(module, f"ddsolver.cli.{command}"), (name, module)
+
+
+def test_every_public_name_loads_from_its_module():
+    import ddsolver
+    assert set(ddsolver.__all__) == {"__version__", *ddsolver._EXPORTS}
+    for name in ddsolver.__all__:
+        assert getattr(ddsolver, name) is not None, name
