@@ -14,7 +14,7 @@ stays inlined):
   _tt.pxi         the transposition table (partition search)
   _moves.pxi      move generation (equivalent cards are one move) and ordering
   _cutoffs.pxi    quick tricks, later tricks, sure-trick tests
-  _search.pxi     make/unmake, the last trick, search() by numbered steps
+  _search.pxi     make/unmake, the last trick, search() by numbered steps (trick start, following hands)
   _core.pyx       this file: the MTD(f) driver, the first guess, loading a
                   position, and the Python-facing class ``Core``
 """
@@ -37,7 +37,7 @@ from ddsolver._bits cimport dd_alloc_table, dd_hibit, dd_lobit, dd_popcount, dd_
 #
 # A search can run for many seconds with the GIL released, where no Python signal
 # handler can run.  So the stop request is a C flag for the whole process, which
-# search() reads every STOP_CHECK_MASK + 1 nodes, at the place it already counts them.
+# The search reads it every STOP_CHECK_MASK + 1 nodes, where it counts them (count_node).
 # A search that sees it unwinds at once with longjmp to the driver that started it
 # (dd_stoppable): the search allocates nothing and holds nothing, and every Core
 # method loads its position afresh, so nothing is left to undo; the table only ever
@@ -154,7 +154,7 @@ cdef extern from *:
 
 cdef enum:
     MAX_TT_MB = 1 << 20          # a larger table is a slip (the facade's limit is lower)
-    STOP_CHECK_MASK = 0xFFFF     # search() reads the stop flag when nodes & this == 0
+    STOP_CHECK_MASK = 0xFFFF     # count_node reads the stop flag when nodes & this == 0
                                  # (every 65536 nodes: a few ms)
 
 include "_tt.pxi"

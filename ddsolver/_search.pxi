@@ -1,6 +1,7 @@
 # Included by _core.pyx.  The search: making and unmaking a card and a trick, the
-# forced last trick, and search() itself, a boolean alpha-beta on a target, by
-# numbered steps.
+# forced last trick, and search() itself, a boolean alpha-beta on a target: search_lead
+# at a trick's start and one function per following hand (search_second, _third,
+# _fourth, one inlined body), each by numbered steps, sharing the move loop try_moves.
 
 cdef inline void play_card(Ctx *c, int seat, int s, int r) noexcept nogil:
     """Put (s, r) from ``seat`` on the trick; c.pos is not advanced here."""
@@ -153,21 +154,39 @@ cdef int search(Ctx *c, int target) noexcept nogil:
     trick included)?  Fail-soft: the value v returned is a bound on North-South's
     tricks from here -- a lower bound if v >= target (yes), an upper bound if
     v < target (no) -- often tighter than the target alone, which the table keeps and
-    the MTD driver uses.  Leaves in c.frames[c.ply].decisive the ranks it depended on."""
+    the MTD driver uses.  Leaves in c.frames[c.ply].decisive the ranks it depended on.
+
+    Two functions do the work: search_lead at a trick's start (cut-offs, the table)
+    and search_follow inside a trick (the 2nd, 3rd and 4th cards), so that the many
+    nodes inside a trick do not carry the trick start's locals and checks."""
+    if c.pos == LEAD:
+        return search_lead(c, target)
+    if c.pos == SECOND_HAND:
+        return search_second(c, target)
+    if c.pos == THIRD_HAND:
+        return search_third(c, target)
+    return search_fourth(c, target)
+
+
+cdef inline bint count_node(Ctx *c) noexcept nogil:
+    """Step 1 of both searches, after the arithmetic: count the node; now and then, see
+    whether a stop was asked for (a Ctrl-C), and if so unwind the whole search."""
+    c.nodes += 1
+    if (c.nodes & STOP_CHECK_MASK) == 0 and dd_stop_wanted():
+        dd_stop_unwind()
+    return True
+
+
+cdef int search_lead(Ctx *c, int target) noexcept nogil:
+    """search() at a trick's start: arithmetic, the last trick, quick and later tricks,
+    the transposition table, then the leads (try_moves); the bound is stored."""
     cdef int ply = c.ply
     cdef Frame *f = &c.frames[ply]
     cdef uint16_t *decisive = f.decisive
-    cdef uint16_t *child_decisive
-    cdef uint16_t trick_decisive[4]
-    cdef uint16_t move_decisive[4]
-    cdef int pos = c.pos, seat, i, s, r, old_leader, winner, lead_trump = 0, hit, small_below, sure
-    cdef int v, won, value
-    cdef int tried[4]
+    cdef int seat, i, lead_trump, hit, v, value
     cdef uint8_t ttbest = 255, best = 255
-    cdef bint maxnode
-    cdef uint64_t lenkey = 0
-    cdef uint32_t *seq = NULL
-    cdef Move *m
+    cdef uint64_t lenkey
+    cdef uint32_t *seq
     decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
 
     # Step 1. Settled by arithmetic: nothing more needed, or more than is left.
@@ -175,15 +194,98 @@ cdef int search(Ctx *c, int target) noexcept nogil:
         return 0
     if target > c.tricks_left:
         return c.tricks_left
-    c.nodes += 1
-    if (c.nodes & STOP_CHECK_MASK) == 0 and dd_stop_wanted():
-        dd_stop_unwind()
-    if pos == LEAD:
-        c.trick_nodes[c.tricks_left] += 1
+    count_node(c)
+    c.trick_nodes[c.tricks_left] += 1
 
-    if pos > LEAD and (target == 1 or target == c.tricks_left
-                    or (pos == SECOND_HAND and plays_as_notrump(c))):
-        # Step 2a. A side sure to win this trick (and, at the second card in
+    # Step 2. The last trick is forced.
+    if c.tricks_left == 1:
+        return last_trick(c, decisive)
+    # The table's header slot is a cache miss: start loading it now, while the
+    # cut-offs below are computed.
+    lenkey = c.lenkey
+    lead_trump = c.leader | (c.trump << 2)
+    dd_prefetch(&c.headers[slot_of(c, lenkey, lead_trump)])
+    # Step 3. Quick tricks: the side on lead cashes sure winners.  The count
+    # stops at what is needed, and the ranks relied on support no more than
+    # that: the bound returned is the target's.
+    i = quick_tricks(c, decisive, target if (c.leader & 1) == 0 else c.tricks_left - target + 1)
+    if (c.leader & 1) == 0:
+        if i >= target:
+            return target
+    elif c.tricks_left - i < target:
+        return target - 1
+    # Step 3b. Later tricks: a trick the side on lead must lose now; top trumps
+    # that win in the end, whoever is on lead.
+    if target == c.tricks_left if (c.leader & 1) == 0 else target == 1:
+        # The side on lead needs every trick.
+        if i == 0 and must_lose_trick(c, decisive):
+            return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
+        if plays_as_notrump(c) and defence_sure_trick_nt(c, decisive):
+            return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
+
+    if c.trump != NOTRUMP:
+        v = c.tricks_left - sure_trump_tricks(c, 1, decisive)
+        if v < target:
+            return v
+        v = sure_trump_tricks(c, 0, decisive)
+        if v >= target:
+            return v
+    decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
+    # Step 4. Transposition table.
+    seq = c.seq
+    hit = tt_probe(c, lenkey, lead_trump, seq, target, decisive, &ttbest)
+    if hit >= 0:
+        return hit
+    f.tt_suit = ttbest >> 4
+    f.tt_place = ttbest if ttbest == 255 else (ttbest & 15)
+
+    # Step 5. Generate and order the leads.
+    seat = c.leader
+    gen_moves(c, f, seat, LEAD)
+    if c.tricks_left >= c.etc_min_tricks and f.nmoves > 1:
+        probe_leads(c, f, seat, target)
+
+    # Step 6. Try them.
+    value = try_moves(c, f, target, LEAD, seat, &best)
+
+    # Step 7. Remember the bound.
+    if value >= target:
+        tt_store(c, lenkey, lead_trump, seq, decisive, value, c.tricks_left, best)
+    else:
+        tt_store(c, lenkey, lead_trump, seq, decisive, 0, value, best)
+    return value
+
+
+cdef int search_second(Ctx *c, int target) noexcept nogil:
+    return search_follow(c, target, SECOND_HAND)
+
+
+cdef int search_third(Ctx *c, int target) noexcept nogil:
+    return search_follow(c, target, THIRD_HAND)
+
+
+cdef int search_fourth(Ctx *c, int target) noexcept nogil:
+    return search_follow(c, target, FOURTH_HAND)
+
+
+cdef inline int search_follow(Ctx *c, int target, int pos) noexcept nogil:
+    """search() inside a trick: arithmetic, a side sure to win the trick, then the
+    2nd, 3rd or 4th hand's cards (try_moves).  Inlined into one function per hand."""
+    cdef Frame *f = &c.frames[c.ply]
+    cdef uint16_t *decisive = f.decisive
+    cdef int seat, i, sure
+    cdef uint8_t best
+    decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
+
+    # Step 1. Settled by arithmetic: nothing more needed, or more than is left.
+    if target <= 0:
+        return 0
+    if target > c.tricks_left:
+        return c.tricks_left
+    count_node(c)
+
+    if target == 1 or target == c.tricks_left or (pos == SECOND_HAND and plays_as_notrump(c)):
+        # Step 2. A side sure to win this trick (and, at the second card in
         # no-trump, the tricks it cashes next) has all it needs, or denies the
         # other side all it needs.
         i = trick_sure_side(c, pos, decisive)
@@ -197,60 +299,27 @@ cdef int search(Ctx *c, int target) noexcept nogil:
                 return c.tricks_left - sure
         decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
 
-    if pos == LEAD:
-        # Step 2. The last trick is forced.
-        if c.tricks_left == 1:
-            return last_trick(c, decisive)
-        # The table's header slot is a cache miss: start loading it now, while the
-        # cut-offs below are computed.
-        lenkey = c.lenkey
-        lead_trump = c.leader | (c.trump << 2)
-        dd_prefetch(&c.headers[slot_of(c, lenkey, lead_trump)])
-        # Step 3. Quick tricks: the side on lead cashes sure winners.  The count
-        # stops at what is needed, and the ranks relied on support no more than
-        # that: the bound returned is the target's.
-        i = quick_tricks(c, decisive, target if (c.leader & 1) == 0 else c.tricks_left - target + 1)
-        if (c.leader & 1) == 0:
-            if i >= target:
-                return target
-        elif c.tricks_left - i < target:
-            return target - 1
-        # Step 3b. Later tricks: a trick the side on lead must lose now; top trumps
-        # that win in the end, whoever is on lead.
-        if target == c.tricks_left if (c.leader & 1) == 0 else target == 1:
-            # The side on lead needs every trick.
-            if i == 0 and must_lose_trick(c, decisive):
-                return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
-            if plays_as_notrump(c) and defence_sure_trick_nt(c, decisive):
-                return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
-
-        if c.trump != NOTRUMP:
-            v = c.tricks_left - sure_trump_tricks(c, 1, decisive)
-            if v < target:
-                return v
-            v = sure_trump_tricks(c, 0, decisive)
-            if v >= target:
-                return v
-        decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
-        # Step 4. Transposition table.
-        seq = c.seq
-        hit = tt_probe(c, lenkey, lead_trump, seq, target, decisive, &ttbest)
-        if hit >= 0:
-            return hit
-        f.tt_suit = ttbest >> 4
-        f.tt_place = ttbest if ttbest == 255 else (ttbest & 15)
-
-    # Step 5. Generate and order this hand's moves.
+    # Step 3. Generate and order this hand's cards, and try them.
     seat = (c.leader + pos) & 3
-    maxnode = (seat & 1) == 0
     gen_moves(c, f, seat, pos)
-    if pos == LEAD and c.tricks_left >= c.etc_min_tricks and f.nmoves > 1:
-        probe_leads(c, f, seat, target)
-    # MAX keeps the best value of its moves, MIN the worst.
-    value = -1 if maxnode else 99
+    return try_moves(c, f, target, pos, seat, &best)
 
-    # Step 6. Try each move; MAX needs one success, MIN one failure.
-    child_decisive = c.frames[ply + 1].decisive
+
+cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8_t *best) noexcept nogil:
+    """Try the moves of f best first: MAX needs one success, MIN one failure.  Returns the
+    node's value (MAX keeps the best value of its moves, MIN the worst), leaves in
+    f.decisive the ranks it relied on and in ``best`` the move that decided (255: none)."""
+    cdef int ply = c.ply
+    cdef uint16_t *decisive = f.decisive
+    cdef uint16_t *child_decisive = c.frames[ply + 1].decisive
+    cdef uint16_t trick_decisive[4]
+    cdef uint16_t move_decisive[4]
+    cdef int i, s, r, old_leader, winner, won, v, small_below
+    cdef int tried[4]
+    cdef bint maxnode = (seat & 1) == 0
+    cdef int value = -1 if maxnode else 99
+    cdef Move *m
+    best[0] = 255
     tried[0] = tried[1] = tried[2] = tried[3] = 99
     for i in range(f.nmoves):
         m = next_move(f, i)
@@ -268,14 +337,19 @@ cdef int search(Ctx *c, int target) noexcept nogil:
         c.ply = ply + 1
         if pos < FOURTH_HAND:
             c.pos = pos + 1
-            v = search(c, target)
+            if pos == LEAD:
+                v = search_second(c, target)
+            elif pos == SECOND_HAND:
+                v = search_third(c, target)
+            else:
+                v = search_fourth(c, target)
             c.pos = pos
             trick_decisive[0] = trick_decisive[1] = trick_decisive[2] = trick_decisive[3] = 0
         else:
             old_leader = c.leader
             winner = finish_trick(c, trick_decisive)
             won = 1 if (winner & 1) == 0 else 0
-            v = search(c, target - won) + won
+            v = search_lead(c, target - won) + won
             unfinish_trick(c, old_leader)
         c.ply = ply
         unplay_card(c, seat, s, r)
@@ -298,22 +372,14 @@ cdef int search(Ctx *c, int target) noexcept nogil:
             f.killer_rank = <uint8_t>r
             if pos == LEAD:
                 c.cutoff[f.cut_slot] = <uint16_t>((s << 4) | r)
-            best = <uint8_t>((s << 4) | dd_popcount(c.rem[s] >> (r + 1)))
+                best[0] = <uint8_t>((s << 4) | dd_popcount(c.rem[s] >> (r + 1)))
             decisive[0] = move_decisive[0]
             decisive[1] = move_decisive[1]
             decisive[2] = move_decisive[2]
             decisive[3] = move_decisive[3]
-            break
+            return value
         decisive[0] |= move_decisive[0]
         decisive[1] |= move_decisive[1]
         decisive[2] |= move_decisive[2]
         decisive[3] |= move_decisive[3]
-
-    # Step 7. Remember the bound at trick boundaries.
-    if pos == LEAD:
-        if value >= target:
-            tt_store(c, lenkey, lead_trump, seq, decisive, value, c.tricks_left, best)
-        else:
-            tt_store(c, lenkey, lead_trump, seq, decisive, 0, value, best)
     return value
-
