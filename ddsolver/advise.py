@@ -411,3 +411,57 @@ def advise(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None
         rows.sort(key=lambda r: rank.get(r.label, len(rank)))
     return AdviceReport(view, c, decl, vulnerability, method, criterion, z, tuple(rows),
                         worlds, tuple(legal), arr, am, time.perf_counter() - start)
+
+
+# ---- boards of PBN files ---------------------------------------------------------------------
+
+def parse_constraints(text: str | None) -> dict[Seat, str]:
+    """``"W: 3 diamonds, holds D9; E: holds HA"`` -> {Seat.WEST: "3 diamonds, holds D9", ...}
+    (the ``Constraints`` tag of ``data/single_dummy.pbn``).
+
+    :raises ParseError: for a part without ``SEAT:``.
+    """
+    from cardgames.errors import ParseError
+    out: dict[Seat, str] = {}
+    for part in (text or "").split(";"):
+        if not part.strip():
+            continue
+        seat, sep, rest = part.partition(":")
+        if not sep:
+            raise ParseError("a constraint is written 'SEAT: constraint'", part.strip())
+        out[Seat.parse(seat.strip())] = rest.strip()
+    return out
+
+
+def board_arguments(game, seat: SeatLike | None = None, played: Iterable[Card] | None = None
+                    ) -> dict:
+    """The keyword arguments of :func:`advise` for a PBN board (``cardgames.pbn.Game``)
+    from ``seat``'s view (default: the ``Seat`` tag, else declarer), after ``played`` (default:
+    the board's whole Play section).  A board whose Deal holds fewer than 13 cards a hand is
+    an ending: its cards are those in play, ``DeclarerWon`` the tricks declarer's side won
+    before it.  ``Constraints`` (``"W: ...; E: ..."``) constrain the hidden hands.
+
+    :raises CardgamesError: no contract, declarer or deal, or the seat's or dummy's hand
+        missing.
+    """
+    deal = game.deal
+    contract = game.contract
+    declarer = game.declarer
+    if deal is None or contract is None or declarer is None:
+        raise CardgamesError("the board needs a Deal, a Contract and a Declarer")
+    who = Seat.parse(seat) if seat is not None else (
+        Seat.parse(game.tag("Seat")) if game.tag("Seat") else declarer)
+    if who == declarer.partner:
+        who = declarer  # dummy's cards are declarer's to choose
+    hand, dummy = deal[who], deal[declarer.partner]
+    if hand is None or dummy is None:
+        raise CardgamesError(f"the deal does not give {who.letter}'s and dummy's hands")
+    size = len(hand)
+    won = game.tag("DeclarerWon")
+    return dict(hand=hand, contract=contract, declarer=declarer,
+                vul=game.vulnerable or "none", seat=who, dummy=dummy,
+                played=list(game.play if played is None else played),
+                leader=game.opening_leader or declarer.lho,
+                in_play=deal if size < 13 else None,
+                declarer_won=int(won) if won else 0,
+                constraints=parse_constraints(game.tag("Constraints")))

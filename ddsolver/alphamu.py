@@ -68,6 +68,8 @@ __all__ = ["AlphaMuCard", "AlphaMuResult", "alphamu", "DEFAULT_DEPTH", "pareto",
 DEFAULT_DEPTH = 2
 
 _SUIT_BITS = tuple(0x1FFF << (13 * s) for s in range(4))
+#: The most fronts the transposition table of one search keeps before it starts again.
+TT_ENTRIES = 1_000_000
 
 
 # ---- fronts ----------------------------------------------------------------------------------
@@ -185,6 +187,10 @@ class _Search:
         # tricks still to be won, the one in progress counted
         self.left = (sum(m.bit_count() for m in self.rem[0]) + len(self.trick)) // 4
         self.history: list[tuple[Seat, list[tuple[Seat, Card]], int]] = []
+        self.played = 0  # the cards played since the search began, as a 52-bit mask
+        self.tt: dict[tuple, list[int]] = {}
+        self.tt_hits = 0
+        self.leaf_cache: dict[tuple, object] = {}
         self.nodes = 0
         self.leaves = 0
         self.progress = progress
@@ -207,6 +213,7 @@ class _Search:
         for w in _bits(worlds):
             self.rem[w][seat] &= ~bit
         self.trick.append((seat, card))
+        self.played |= bit
         if len(self.trick) == 4:
             winner = trick_winner(self.leader, [c for _, c in self.trick], self.strain)
             gain = int(winner in self.max_seats)
@@ -223,6 +230,7 @@ class _Search:
             self.left += 1
         seat, card = self.trick.pop()
         bit = 1 << card.index
+        self.played &= ~bit
         for w in _bits(worlds):
             self.rem[w][seat] |= bit
 
@@ -260,42 +268,62 @@ class _Search:
         return [(g, where[g[0].index]) for g in groups]
 
     # ---- leaves ------------------------------------------------------------------------
-    def _deal(self, w: int) -> tuple[Deal, list[Card]]:
-        """World ``w`` from the start of the current trick: the hands then, and the trick's
-        cards so far (what the solver is given: a short replay, a small deal)."""
+    def _core_args(self, w: int) -> tuple[tuple[int, ...], bytes]:
+        """World ``w`` from the start of the current trick, as the core takes it: 16 rank
+        masks (seat N E S W x suit S H D C) of the hands then, and the trick's cards so far
+        as bytes (suit * 16 + rank) -- a short replay and a small deal."""
         hands = list(self.rem[w])
         for seat, card in self.trick:
             hands[seat] |= 1 << card.index
-        return Deal(tuple(_hand(m) for m in hands)), [c for _, c in self.trick]
+        masks = tuple(((m >> (13 * s)) & 0x1FFF) << 2 for m in hands for s in range(4))
+        return masks, bytes(c.suit * 16 + c.rank for _, c in self.trick)
 
-    def _map(self, fn, items: list[int]) -> list:
-        if self._pool is None or len(items) < 2:
-            out = [fn(x) for x in items]
+    def _map(self, kind: str, fn, items: list[int]) -> list:
+        """``fn`` of each world of ``items`` (on the threads), from the cache of world
+        solves where this position was solved before (reached by another order of play)."""
+        base = (kind, self.played, tuple(c.index for _, c in self.trick), self.leader)
+        cache = self.leaf_cache
+        todo = [w for w in items if base + (w,) not in cache]
+        if self._pool is None or len(todo) < 2:
+            out = [fn(x) for x in todo]
         else:
-            out = list(self._pool.map(fn, items))
-        self.leaves += len(items)
-        if self.progress is not None:
-            self.progress(len(items))
-        return out
+            out = list(self._pool.map(fn, todo))
+        if len(cache) + len(todo) > TT_ENTRIES:
+            cache.clear()
+        for w, x in zip(todo, out):
+            cache[base + (w,)] = x
+        self.leaves += len(todo)
+        if self.progress is not None and todo:
+            self.progress(len(todo))
+        return [cache[base + (w,)] for w in items]
 
-    def card_scores(self, worlds: int) -> dict[int, dict[Card, int]]:
+    # The leaves go to the core directly (``Solver._core``), not through the checked
+    # facade: the search builds every position itself, legal by construction, and the
+    # facade's checks (a Deal, a replay of the play, the legal cards) cost several times
+    # the search of a small ending.  Tests compare these leaves with the facade's.
+    def card_scores(self, worlds: int) -> dict[int, dict[int, int]]:
         """Per world: declarer's side's tricks from here for each legal card of the mover
-        (a Max seat), the trick in progress counted."""
-        def solve(w: int) -> dict[Card, int]:
-            deal, cards = self._deal(w)
-            return self._solvers.solver().card_scores(deal, self.strain, self.leader, cards)
+        (a Max seat), by card index, the trick in progress counted."""
+        strain, leader = int(self.strain), int(self.leader)
+
+        def solve(w: int) -> dict[int, int]:
+            masks, trick = self._core_args(w)
+            _, scores = self._solvers.solver()._core.card_scores(masks, strain, leader, trick)
+            return {(code >> 4) * 13 + (code & 15) - 2: t for code, t in scores}
         ws = list(_bits(worlds))
-        return dict(zip(ws, self._map(solve, ws)))
+        return dict(zip(ws, self._map("cards", solve, ws)))
 
     def leaf(self, worlds: int) -> int:
         """The worlds in which the contract makes, double dummy from here."""
+        strain, leader = int(self.strain), int(self.leader)
+
         def solve(w: int) -> int:
-            deal, cards = self._deal(w)
-            ns = self._solvers.solver().solve_position(deal, self.strain, self.leader, cards)
+            masks, trick = self._core_args(w)
+            ns, _, _ = self._solvers.solver()._core.solve(masks, strain, leader, trick)
             return ns if self.declarer.is_ns else self.left - ns
         ws = list(_bits(worlds))
         out = 0
-        for w, t in zip(ws, self._map(solve, ws)):
+        for w, t in zip(ws, self._map("tricks", solve, ws)):
             if self.won + t >= self.need:
                 out |= 1 << w
         return out
@@ -307,24 +335,47 @@ class _Search:
         for g in moves:
             v = 0
             for w, sc in scores.items():
-                if self.won + sc[g[0]] >= self.need:
+                if self.won + sc[g[0].index] >= self.need:
                     v |= 1 << w
             vectors.append(v)
         return vectors
 
     # ---- αμ ----------------------------------------------------------------------------
     def search(self, worlds: int, depth: int, alpha: list[int] | None) -> list[int]:
+        """The front of the current position over ``worlds`` with ``depth`` moves of
+        declarer's side left; ``alpha`` is the parent Max node's front so far (for cuts).
+        Exact fronts are kept in a transposition table: the same tricks played in another
+        order reach the same position (the played cards, the trick so far, who leads, the
+        tricks won decide it, with the worlds and the depth)."""
+        key = (self.played, tuple(c.index for _, c in self.trick), self.leader, self.won,
+               worlds, depth)
+        hit = self.tt.get(key)
+        if hit is not None:
+            self.tt_hits += 1
+            return hit
+        front, exact = self._search(worlds, depth, alpha)
+        if exact:
+            if len(self.tt) >= TT_ENTRIES:
+                self.tt.clear()
+            self.tt[key] = front
+        return front
+
+    def _search(self, worlds: int, depth: int, alpha: list[int] | None
+                ) -> tuple[list[int], bool]:
         self.nodes += 1
         if self.won >= self.need:
-            return [worlds]
+            return [worlds], True
         if self.won + self.left < self.need:
-            return [0]
+            return [0], True
+        if worlds & (worlds - 1) == 0:
+            # One world: nothing to tell apart, so αμ is double dummy.
+            return [self.leaf(worlds)], True
         if self.mover in self.max_seats:
             if depth == 0:
-                return [self.leaf(worlds)]
+                return [self.leaf(worlds)], True
             moves = self.max_moves(worlds)
             if depth == 1:
-                return pareto(self.max_vectors(worlds, moves))
+                return pareto(self.max_vectors(worlds, moves)), True
             front: list[int] = []
             for g in moves:
                 self.play(g[0], worlds)
@@ -332,10 +383,10 @@ class _Search:
                 self.undo(worlds)
                 front = front_max(front, f)
                 if front[0] == worlds:  # wins everywhere: nothing can do better
-                    return [worlds]
-            return front
+                    return [worlds], True
+            return front, True
         if depth == 0:
-            return [self.leaf(worlds)]
+            return [self.leaf(worlds)], True
         mini: list[int] | None = None
         for g, where in self.min_moves(worlds):
             sub = where & worlds
@@ -353,10 +404,10 @@ class _Search:
             f = [v | outside for v in f]
             mini = f if mini is None else front_min(mini, f)
             if mini == [0]:
-                return mini
+                return mini, True
             if alpha and all(any(v & ~a == 0 for a in alpha) for v in mini):
-                return mini  # cannot improve the parent's front: cut
-        return mini if mini is not None else [worlds]
+                return mini, False  # cannot improve the parent's front: cut
+        return (mini if mini is not None else [worlds]), True
 
 
 def _groups(cards: list[tuple[int, int]], gone: int) -> list[tuple[Card, ...]]:
