@@ -231,9 +231,11 @@ def _fmt(x: float) -> str:
 
 def card_groups(view: View, cards: Iterable[Card]) -> list[tuple[Card, ...]]:
     """The mover's ``cards`` split into equivalent groups: same suit, and every card between
-    them already played, out of play, or in the mover's own hand -- equal in every world."""
+    them played to an earlier trick, out of play, or in the mover's own hand -- equal in
+    every world."""
     hand = view.hands[view.to_move]
-    gone = set(view.played) | {c for c in _all_cards() if c not in view.deck}
+    done = len(view.played) - len(view.played) % 4  # the trick in progress still counts
+    gone = set(view.played[:done]) | {c for c in _all_cards() if c not in view.deck}
     out: list[tuple[Card, ...]] = []
     run: list[Card] = []
     for c in sorted(cards):

@@ -244,7 +244,11 @@ class _Search:
 
     # ---- moves -----------------------------------------------------------------------
     def _gone(self, worlds: int) -> int:
+        """The cards out of play here: not held in any world, and not in the trick in
+        progress (a card there can still be beaten or not: it splits touching cards)."""
         held = 0
+        for _, card in self.trick:
+            held |= 1 << card.index
         for w in _bits(worlds):
             r = self.rem[w]
             held |= r[0] | r[1] | r[2] | r[3]
