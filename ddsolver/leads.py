@@ -742,13 +742,14 @@ class _Pool:
             if jobs > 1 else None
 
     def _solve(self, args) -> dict[Card, int]:
-        deal, strain, leader, played = args
-        return self._solvers.solver().card_scores(deal, strain, leader, played)
+        deal, strain, leader, *played = args  # (the cards played so far, for advise)
+        return self._solvers.solver().card_scores(deal, strain, leader, *played)
 
     def map(self, deals: Sequence[Deal], strain, leader,
             progress: Callable[[int], None] | None,
             played: Sequence[Card] = ()) -> list[dict[Card, int]]:
-        items = [(d, strain, leader, played) for d in deals]
+        items = [(d, strain, leader, played) if played else (d, strain, leader)
+                 for d in deals]
         if self._executor is None:
             out = []
             for it in items:
