@@ -105,7 +105,7 @@ def main() -> int:
     per_depth = {}
     for m in depths:
         times, nodes, leaves = [], 0, 0
-        for _, _, declarer, view, worlds, need in cases:
+        for _, _, declarer, _view, worlds, need in cases:
             t = time.perf_counter()
             r = alphamu(worlds, declarer=declarer, need=need, depth=m)
             times.append(time.perf_counter() - t)
@@ -126,7 +126,7 @@ def main() -> int:
     base = None
     for w in (5, 10, 20, 40):
         t = time.perf_counter()
-        for i, (deal, pos, declarer, view, _, need) in enumerate(cases[:5]):
+        for i, (_deal, _pos, declarer, view, _, need) in enumerate(cases[:5]):
             worlds = deal_worlds(view, samples=w, seed=args.seed + i, exhaustive=False)
             alphamu(worlds, declarer=declarer, need=need, depth=2)
         s = (time.perf_counter() - t) / min(5, len(cases))
@@ -144,7 +144,7 @@ def main() -> int:
     ours_am = ours_facade = theirs = 0.0
     solves = 0
     mismatches = 0
-    for _, pos, declarer, view, worlds, need in cases:
+    for _, pos, declarer, _view, worlds, need in cases:
         t = time.perf_counter()
         alphamu(worlds, declarer=declarer, need=need, depth=1)
         ours_am += time.perf_counter() - t

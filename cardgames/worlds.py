@@ -109,11 +109,9 @@ class View:
         st = Strain.parse(strain)
         first = Seat.parse(leader)
         known: list[Hand | None] = [None] * 4
-        for s_like, h in hands.items():
-            s = Seat.parse(s_like)
-            if h is None:
-                continue
-            known[s] = _hand(h)
+        for s_like, given in hands.items():
+            if given is not None:
+                known[Seat.parse(s_like)] = _hand(given)
         if known[me] is None:
             raise DealError(f"the hand of {me.letter}, whose view this is, is not given")
         Deal(tuple(known))  # clashes and unequal sizes
@@ -126,20 +124,20 @@ class View:
                                 f"play (in_play=, all four hands of the ending)")
             deck = Hand.from_cards(ALL_CARDS)
         else:
-            if isinstance(in_play, str) and ":" in in_play:
-                in_play = Deal.from_pbn(in_play)
-            if isinstance(in_play, Deal):
+            ending = Deal.from_pbn(in_play) if isinstance(in_play, str) and ":" in in_play \
+                else in_play
+            if isinstance(ending, Deal):
                 deck = Hand()
-                for h in in_play.hands:
-                    deck = deck | (h or Hand())
+                for part in ending.hands:
+                    deck = deck | (part or Hand())
             else:
-                deck = _hand(in_play)
+                deck = _hand(ending)
             if len(deck) != 4 * size:
                 raise DealError(f"the cards in play number {len(deck)}, not 4 x {size}")
-            for s, h in zip(Seat, known):
-                if h is not None and (h - deck):
-                    raise DealError(f"{s.letter}'s hand holds {(h - deck).to_pbn()}, which "
-                                    f"is not in play")
+            for seat_, mine in zip(Seat, known):
+                if mine is not None and (mine - deck):
+                    raise DealError(f"{seat_.letter}'s hand holds {(mine - deck).to_pbn()}, "
+                                    f"which is not in play")
         items = played.replace(",", " ").split() if isinstance(played, str) else list(played)
         cards = tuple(Card.parse(c) for c in items)
         if len(cards) > 4 * size:
@@ -159,7 +157,7 @@ class View:
             seen[c] = i
             who = trick_leader.next(len(trick))
             hand = known[who]
-            holder = next((s for s in Seat if known[s] is not None and c in known[s]), None)
+            holder = next((s for s in Seat if (k := known[s]) is not None and c in k), None)
             if c not in deck:
                 raise IllegalPlayError(f"{where}: not in play in this ending")
             if hand is not None:
@@ -201,8 +199,8 @@ class View:
             if known[s] is not None:
                 raise SamplingError(f"{s.letter}'s hand is known to {me.letter}: a constraint "
                                     f"on it ({c_like}) means nothing")
-            c = as_constraint(c_like)
-            cons[s] = cons[s] & c if s in cons else c
+            con = as_constraint(c_like)
+            cons[s] = cons[s] & con if s in cons else con
         shown_hands = tuple(Hand.from_cards(ALL_CARDS[j] for j in range(52) if m >> j & 1)
                             for m in shown)
         return cls(me, tuple(known), st, first, cards, size, tuple(players), shown_hands,
@@ -341,7 +339,7 @@ def deal_worlds(view: View, *, samples: int = 200, seed: int | None = None,
         for s, extra in zip(hidden, parts):
             hands[s] = base[s] | Hand.from_cards(extra)
         for s, c in cons:
-            if not c.accepts(hands[s]):  # type: ignore[arg-type]
+            if not c.accepts(hands[s]):
                 return None
         return Deal(tuple(hands))
 

@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from cardgames.cards import Card, CardLike, Seat, SeatLike
+from cardgames.cards import Card, CardLike, Rank, Seat, SeatLike
 from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, DealError, IllegalPlayError
 from cardgames.hands import Deal, Hand
@@ -239,9 +239,10 @@ def card_groups(view: View, cards: Iterable[Card]) -> list[tuple[Card, ...]]:
     out: list[tuple[Card, ...]] = []
     run: list[Card] = []
     for c in sorted(cards):
-        if run and run[-1].suit == c.suit and all(
-                Card(c.suit, r) in gone or (hand is not None and Card(c.suit, r) in hand)
-                for r in range(c.rank + 1, run[-1].rank)):
+        between = [Card(c.suit, Rank(r)) for r in range(c.rank + 1, run[-1].rank)] \
+            if run and run[-1].suit == c.suit else None
+        if between is not None and all(
+                x in gone or (hand is not None and x in hand) for x in between):
             run.append(c)
             continue
         if run:
@@ -289,7 +290,7 @@ def make_view(hand: Hand | str, contract: Contract | str, declarer: SeatLike | N
         raise CardgamesError(f"{me.letter} is dummy, whose cards declarer chooses: advise "
                              f"declarer ({decl.letter}), with dummy's hand as dummy=")
     items = played.replace(",", " ").split() if isinstance(played, str) else list(played)
-    hands: dict[Seat, Hand | str] = {me: hand}
+    hands: dict[SeatLike, Hand | str | Iterable[CardLike]] = {me: hand}
     dummy_seat = decl.partner
     if dummy is not None:
         hands[dummy_seat] = dummy

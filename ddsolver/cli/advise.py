@@ -35,7 +35,8 @@ import sys
 from dataclasses import dataclass
 
 from cardgames import pbn
-from cardgames.cards import Card, Seat
+from cardgames.cards import Card, Seat, SeatLike
+from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, PBNError
 from cardgames.play import Position
 
@@ -123,7 +124,7 @@ def add_parser(commands: argparse._SubParsersAction,
     return p
 
 
-def _constraints(args) -> dict[str, str]:
+def _constraints(args) -> dict[SeatLike, Constraint | str]:
     return {seat[0].upper(): getattr(args, seat) for seat in ("north", "east", "south", "west")
             if getattr(args, seat)}
 
@@ -235,8 +236,10 @@ def review_board(game: pbn.Game, seat: Seat, options: dict, progress=None) -> li
     side = (declarer, declarer.partner) if me == declarer else (me,)
     play = args.pop("played")
     strain = _strain_of(args["contract"])
-    Position(game.deal, strain, args["leader"], play)  # the real play, checked first
-    pos = Position(game.deal, strain, args["leader"])
+    deal = game.deal
+    assert deal is not None  # board_arguments checked it
+    Position(deal, strain, args["leader"], play)  # the real play, checked first
+    pos = Position(deal, strain, args["leader"])
     out = []
     for i, card in enumerate(play):
         mover = pos.to_move
@@ -245,9 +248,9 @@ def review_board(game: pbn.Game, seat: Seat, options: dict, progress=None) -> li
             report = advise(**args, played=play[:i], progress=progress, **options)
             if len(report.rows) > 1:
                 value, best_value, best = _value(report, card)
-                out.append(Decision(str(game.board) if game.board is not None else "?", i // 4 + 1, mover, card, best,
-                                    value, best_value, len(report.worlds),
-                                    report.worlds.exhaustive))
+                board = str(game.board) if game.board is not None else "?"
+                out.append(Decision(board, i // 4 + 1, mover, card, best, value, best_value,
+                                    len(report.worlds), report.worlds.exhaustive))
         pos.play(card)
     return out
 

@@ -12,7 +12,7 @@ from cardgames.cards import Card, Seat
 from cardgames.errors import CardgamesError, DealError, IllegalPlayError, SamplingError
 from cardgames.hands import Deal, Hand
 from cardgames.play import Position
-from cardgames.worlds import View, deal_worlds
+from cardgames.worlds import View
 from ddsolver import Solver
 from ddsolver.advise import advise, card_groups
 from ddsolver.alphamu import alphamu, front_max, front_min, pareto
@@ -83,10 +83,10 @@ def test_depth_one_alphamu_is_pimc_on_the_same_worlds():
     for i, (deal, strain, leader, played, declarer) in enumerate(
             _random_positions(8, 6, seed=5)):
         for need_extra in (0, 1):
-            view = _view(deal, strain, leader, played, declarer)
             left = (4 * len(deal.north) - len(played) + len(played) % 4) // 4
             need = 13 - left + need_extra  # declarer_won below is 13 - cards, so this varies
-            report = advise(deal[declarer], f"{max(1, min(7, need - 6))}NT", declarer,
+            suit = "NT" if strain == 4 else "SHDC"[strain]
+            report = advise(deal[declarer], f"{max(1, min(7, need - 6))}{suit}", declarer,
                             seat=declarer, dummy=deal[declarer.partner], played=played,
                             leader=leader, in_play=deal, declarer_won=0, method="alphamu",
                             depth=1, samples=25, seed=i, exhaustive=False)
