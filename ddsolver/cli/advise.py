@@ -8,7 +8,9 @@ Two ways in:
   ending (fewer than 13 cards a hand) names its cards in play with ``--in-play DEAL`` and
   declarer's earlier tricks with ``--declarer-won``.  One report (:class:`AdviceReport`).
 * PBN files: ``ddsolver advise FILE.pbn --seat S`` goes through the real play of every
-  board with a Contract, a Declarer and a Play section, and at every card of ``S``'s side
+  board with a Contract, a Declarer and a Play section (an ending's ``DeclarerWon`` and
+  ``Constraints`` tags are read as in ``data/single_dummy.pbn``); where the play stops with
+  ``S``'s side to play, the full advice for that card is given; and at every card of ``S``'s side
   (declarer and dummy for declarer; the defender alone for a defender) asks which card was
   best single dummy from ``S``'s view at that moment; a card whose value (PIMC's mean
   tricks, or αμ's chance of making) is below the best card's is marked, with what it cost:
@@ -226,10 +228,12 @@ def _value(report: AdviceReport, card: Card) -> tuple[float, float, str]:
     return row.mean, best_row.mean, best_row.label
 
 
-def review_board(game: pbn.Game, seat: Seat, options: dict, progress=None) -> list[Decision]:
+def review_board(game: pbn.Game, seat: Seat, options: dict, progress=None
+                 ) -> tuple[list[Decision], AdviceReport | None]:
     """Every card of ``seat``'s side in the board's play, set against the advice from
     ``seat``'s view just before it (cards that were the only legal choice, or equivalent
-    to every other, are passed over)."""
+    to every other, are passed over); and, when the Play section stops with ``seat``'s
+    side to play a card that is not forced, the advice for that next card (else None)."""
     args = board_arguments(game, seat)
     declarer: Seat = args["declarer"]
     me: Seat = args["seat"]
@@ -252,7 +256,10 @@ def review_board(game: pbn.Game, seat: Seat, options: dict, progress=None) -> li
                 out.append(Decision(board, i // 4 + 1, mover, card, best, value, best_value,
                                     len(report.worlds), report.worlds.exhaustive))
         pos.play(card)
-    return out
+    nxt = None
+    if not pos.is_terminal and pos.to_move in side and len(pos.legal_cards()) > 1:
+        nxt = advise(**args, played=play, progress=progress, **options)
+    return out, nxt
 
 
 def _strain_of(contract: str):
@@ -275,6 +282,7 @@ def _files(args) -> int:
     options = _options(args)
     failed = 0
     decisions: list[Decision] = []
+    upcoming: list[tuple[str, AdviceReport]] = []  # (board, advice for its next card)
     bar = _bar(args, None, "worlds")
     try:
         for path in args.files:
@@ -289,9 +297,14 @@ def _files(args) -> int:
                 continue
             for game in games:
                 try:
-                    if not game.play or game.contract is None or game.declarer is None:
+                    if game.get("Play") is None or game.contract is None or \
+                            game.declarer is None:
                         continue
-                    decisions += review_board(game, seat, options, bar.update)
+                    done, nxt = review_board(game, seat, options, bar.update)
+                    decisions += done
+                    if nxt is not None:
+                        upcoming.append((str(game.board) if game.board is not None else "?",
+                                         nxt))
                 except CardgamesError as err:
                     failed += 1
                     print(f"{_PROG}: {located(err, path, game.line, label_of(game))}; "
@@ -300,15 +313,17 @@ def _files(args) -> int:
         bar.close()
     out, close = open_output(args.output, args.files)
     try:
-        out.write(_review_text(decisions, args) if args.format == "text" else
-                  _review_json(decisions) if args.format == "json" else _review_csv(decisions))
+        out.write(_review_text(decisions, upcoming, args) if args.format == "text" else
+                  _review_json(decisions, upcoming) if args.format == "json" else
+                  _review_csv(decisions))
     finally:
         if close:
             out.close()
     return FAILED if failed else OK
 
 
-def _review_text(decisions: list[Decision], args) -> str:
+def _review_text(decisions: list[Decision], upcoming: list[tuple[str, AdviceReport]],
+                 args) -> str:
     unit = "chance of making" if args.method == "alphamu" else "mean tricks"
     lines = [f"Single-dummy review from {Seat.parse(args.seat).letter}'s view ({args.method}"
              f"{f', depth {args.depth}' if args.method == 'alphamu' else ''}; value: {unit});"
@@ -322,11 +337,15 @@ def _review_text(decisions: list[Decision], args) -> str:
     worse = sum(d.worse for d in decisions)
     lines.append("")
     lines.append(f"{len(decisions)} decisions reviewed, {worse} worse than the best card")
+    for board, report in upcoming:
+        lines += ["", f"Board {board}: the play stops here; the next card:", report.to_text()]
     return "\n".join(lines) + "\n"
 
 
-def _review_json(decisions: list[Decision]) -> str:
-    return json.dumps([d.to_dict() for d in decisions], indent=2) + "\n"
+def _review_json(decisions: list[Decision], upcoming: list[tuple[str, AdviceReport]]) -> str:
+    return json.dumps({"decisions": [d.to_dict() for d in decisions],
+                       "next": [{"board": b, **r.to_dict()} for b, r in upcoming]},
+                      indent=2) + "\n"
 
 
 def _review_csv(decisions: list[Decision]) -> str:

@@ -32,8 +32,12 @@ def test_review_of_a_files_play_marks_worse_cards(run_cli, tmp_path):
                                "--method", "alphamu", "--depth", "3", "--seed", "1", "-q",
                                "--format", "json")
     assert status == 0, err
-    decisions = json.loads(out)
-    assert [(d["board"], d["card"]) for d in decisions] == [("2", "C6"), ("3", "S2")]
+    result = json.loads(out)
+    assert [(d["board"], d["card"]) for d in result["decisions"]] == [("2", "C6"), ("3", "S2")]
+    # every problem stops with declarer's side to play: the advice for that card
+    assert [(n["board"], n["to_move"]) for n in result["next"]] == [
+        ("1", "S"), ("2", "N"), ("3", "S")]
+    assert result["next"][2]["alphamu"]["chance"] == 0.5  # problem 3's answer
     # Problem 1 played out: South leads the 8 and, West following small, North finesses
     # the ten -- worse than rising with the ace from South's view (the finesse loses
     # whenever East holds the queen; the rise loses only to West's SQ76).
