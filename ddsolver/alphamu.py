@@ -168,7 +168,8 @@ class _Search:
 
     def __init__(self, worlds: Sequence[Deal], view: View, declarer: Seat, need: int,
                  declarer_won: int, jobs: int, tt_mb: int,
-                 progress: Callable[[int], None] | None):
+                 progress: Callable[[int], None] | None, plain: bool = False):
+        self.plain = plain  # no cuts, no table, no grouping: the reference the tests use
         self.n = len(worlds)
         self.strain = view.strain
         self.declarer = declarer
@@ -258,7 +259,7 @@ class _Search:
         """Declarer's side's legal cards (the same in every world), equivalent ones grouped."""
         w0 = next(_bits(worlds))
         legal = self.legal(w0, self.mover)
-        return _groups([(j, 0) for j in _bits(legal)], self._gone(worlds))
+        return _groups([(j, 0) for j in _bits(legal)], 0 if self.plain else self._gone(worlds))
 
     def min_moves(self, worlds: int) -> list[tuple[tuple[Card, ...], int]]:
         """Each card a defender may play in some world, with the worlds where he may;
@@ -268,7 +269,7 @@ class _Search:
         for w in _bits(worlds):
             for j in _bits(self.legal(w, seat)):
                 where[j] = where.get(j, 0) | (1 << w)
-        groups = _groups(list(where.items()), self._gone(worlds))
+        groups = _groups(list(where.items()), 0 if self.plain else self._gone(worlds))
         return [(g, where[g[0].index]) for g in groups]
 
     # ---- leaves ------------------------------------------------------------------------
@@ -353,12 +354,12 @@ class _Search:
         tricks won decide it, with the worlds and the depth)."""
         key = (self.played, tuple(c.index for _, c in self.trick), self.leader, self.won,
                worlds, depth)
-        hit = self.tt.get(key)
+        hit = None if self.plain else self.tt.get(key)
         if hit is not None:
             self.tt_hits += 1
             return hit
         front, exact = self._search(worlds, depth, alpha)
-        if exact:
+        if exact and not self.plain:
             if len(self.tt) >= TT_ENTRIES:
                 self.tt.clear()
             self.tt[key] = front
@@ -371,7 +372,7 @@ class _Search:
             return [worlds], True
         if self.won + self.left < self.need:
             return [0], True
-        if worlds & (worlds - 1) == 0:
+        if worlds & (worlds - 1) == 0 and not self.plain:
             # One world: nothing to tell apart, so αμ is double dummy.
             return [self.leaf(worlds)], True
         if self.mover in self.max_seats:
@@ -386,7 +387,7 @@ class _Search:
                 f = self.search(worlds, depth - 1, front)
                 self.undo(worlds)
                 front = front_max(front, f)
-                if front[0] == worlds:  # wins everywhere: nothing can do better
+                if front[0] == worlds and not self.plain:  # wins everywhere: the best
                     return [worlds], True
             return front, True
         if depth == 0:
@@ -394,7 +395,7 @@ class _Search:
         mini: list[int] | None = None
         for g, where in self.min_moves(worlds):
             sub = where & worlds
-            if mini is not None:
+            if mini is not None and not self.plain:
                 alive = 0
                 for v in mini:
                     alive |= v
@@ -407,6 +408,8 @@ class _Search:
             outside = worlds & ~sub  # this card says nothing there: neutral for the min
             f = [v | outside for v in f]
             mini = f if mini is None else front_min(mini, f)
+            if self.plain:
+                continue
             if mini == [0]:
                 return mini, True
             if alpha and all(any(v & ~a == 0 for a in alpha) for v in mini):
@@ -437,7 +440,8 @@ def _groups(cards: list[tuple[int, int]], gone: int) -> list[tuple[Card, ...]]:
 def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declarer,
             need: int, declarer_won: int = 0, depth: int = DEFAULT_DEPTH, jobs: int = 1,
             tt_mb: int = DEFAULT_TT_MB,
-            progress: Callable[[int], None] | None = None) -> AlphaMuResult:
+            progress: Callable[[int], None] | None = None,
+            _plain: bool = False) -> AlphaMuResult:
     """Run αμ from the view's position over ``worlds``; see the module docstring.
 
     :param worlds: the worlds (:func:`cardgames.worlds.deal_worlds`), or deals with a
@@ -448,6 +452,8 @@ def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declar
         ending's earlier tricks); the tricks won in the view's play are added here.
     :param depth: M, declarer's side's moves searched with one strategy for all worlds.
     :param progress: called with the number of world solves just done.
+    :param _plain: search without any of the optimisations (cuts, dropped worlds, the
+        table, equivalent cards): slower, the same answer; what the tests compare with.
     :raises ValueError: depth below 1, no worlds, or a defender to move.
     """
     if isinstance(worlds, Worlds):
@@ -467,7 +473,7 @@ def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declar
                          f"a defender (use PIMC for the defence)")
     jobs = check_jobs(jobs)
     won = declarer_won + view.tricks_won[decl & 1]
-    s = _Search(deals, view, decl, need, won, jobs, tt_mb, progress)
+    s = _Search(deals, view, decl, need, won, jobs, tt_mb, progress, _plain)
     start = time.perf_counter()
     try:
         all_worlds = (1 << s.n) - 1

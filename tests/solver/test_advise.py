@@ -12,7 +12,7 @@ from cardgames.cards import Card, Seat
 from cardgames.errors import CardgamesError, DealError, IllegalPlayError, SamplingError
 from cardgames.hands import Deal, Hand
 from cardgames.play import Position
-from cardgames.worlds import View
+from cardgames.worlds import View, deal_worlds
 from ddsolver import Solver
 from ddsolver.advise import advise, card_groups
 from ddsolver.alphamu import alphamu, front_max, front_min, pareto
@@ -92,6 +92,37 @@ def test_depth_one_alphamu_is_pimc_on_the_same_worlds():
                             depth=1, samples=25, seed=i, exhaustive=False)
             for row in report.rows:
                 assert row.alphamu == pytest.approx(row.chance), row.label
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_optimisations_change_nothing(depth):
+    """Cuts, dropped worlds, the transposition table, equivalent cards and the one-world
+    shortcut against the plain search, card by card, on random endings with sampled
+    worlds and every target."""
+    for i, (deal, strain, leader, played, declarer) in enumerate(
+            _random_positions(8, 5, seed=20 + depth)):
+        view = _view(deal, strain, leader, played, declarer)
+        worlds = deal_worlds(view, samples=6, seed=i, exhaustive=False)
+        won = view.tricks_won[declarer & 1]
+        for need in range(won + 1, won + 4):
+            fast = alphamu(worlds, declarer=declarer, need=need, depth=depth)
+            plain = alphamu(worlds, declarer=declarer, need=need, depth=depth, _plain=True)
+            for card in (c for row in fast.cards for c in row.cards):
+                assert fast.card(card).makes == plain.card(card).makes, (i, need, card)
+            assert plain.nodes >= fast.nodes
+
+
+def test_threads_change_nothing():
+    view, worlds = _problem_worlds()
+    one = alphamu(worlds, declarer="S", need=13, depth=4, jobs=1)
+    two = alphamu(worlds, declarer="S", need=13, depth=4, jobs=2)
+    assert one.fronts == two.fronts and one.leaves == two.leaves
+
+
+def _problem_worlds():
+    v = View.make("S", {"S": "K98...", "N": "AJT..."}, "NT", "S", [],
+                  in_play="N:AJT... Q7.2.. K98... 6.43..")
+    return v, deal_worlds(v, seed=1)
 
 
 def test_alphamu_never_claims_more_than_pimc():
