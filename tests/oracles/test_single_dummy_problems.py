@@ -87,3 +87,10 @@ def test_discard_guess_front_has_one_vector_per_ace():
     report = advise(**board_arguments(GAMES[2]), method="alphamu", depth=3, seed=1)
     assert report.alphamu.card("S4").front == 2
     assert sorted(report.alphamu.fronts["S4"]) == [1, 2]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: f"board{g.board}")
+def test_the_real_deal_is_one_of_the_worlds(game):
+    """Each problem's Deal agrees with what its player knows (play, constraints)."""
+    report = advise(**board_arguments(game), seed=1)
+    assert game.deal in report.worlds.deals
