@@ -35,6 +35,7 @@ import io
 import json
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cardgames import pbn
 from cardgames.cards import Card, Seat, SeatLike
@@ -42,10 +43,7 @@ from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, PBNError
 from cardgames.play import Position
 
-from ..advise import METHODS, AdviceReport, advise, board_arguments
-from ..alphamu import DEFAULT_DEPTH
 from ..boards import label_of, located
-from ..leads import draw_seed
 from ..solver import DEFAULT_TT_MB
 from ._common import (
     FAILED,
@@ -59,9 +57,18 @@ from ._common import (
     tt_mb,
 )
 
+if TYPE_CHECKING:
+    from ..advise import AdviceReport
+
 __all__ = ["add_parser", "run"]
 
 _PROG = f"{PROG} advise"
+# The analysis modules are imported when the command runs, not when the command line is
+# built: every subcommand's parser is built at start, and a start that imports less is
+# quicker and has fewer places for an early Ctrl-C to land.  These two mirror
+# ddsolver.advise.METHODS and ddsolver.alphamu.DEFAULT_DEPTH (a test checks).
+METHODS = ("pimc", "alphamu")
+DEFAULT_DEPTH = 2
 
 _EXAMPLES = """\
 examples:
@@ -143,6 +150,7 @@ def _bar(args, total: int | None, desc: str):
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..leads import draw_seed
     if args.seed is not None and args.seed < 0:
         raise UsageError(f"--seed must be a whole number 0 or more, got {args.seed}")
     drawn = args.seed is None
@@ -165,6 +173,7 @@ def _one(args) -> int:
                               ("--seat", args.seat)) if not v]
     if missing:
         raise UsageError(f"give {', '.join(missing)} (or PBN files)")
+    from ..advise import advise
     bar = _bar(args, None, "worlds")
     try:
         report = advise(args.hand.strip(), args.contract, args.declarer, args.vul,
@@ -234,6 +243,7 @@ def review_board(game: pbn.Game, seat: Seat, options: dict, progress=None
     ``seat``'s view just before it (cards that were the only legal choice, or equivalent
     to every other, are passed over); and, when the Play section stops with ``seat``'s
     side to play a card that is not forced, the advice for that next card (else None)."""
+    from ..advise import advise, board_arguments
     args = board_arguments(game, seat)
     declarer: Seat = args["declarer"]
     me: Seat = args["seat"]

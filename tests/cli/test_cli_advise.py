@@ -70,3 +70,10 @@ def test_a_board_that_cannot_be_read_costs_only_itself(run_cli, tmp_path):
     path.write_text(bad)
     status, out, err = run_cli("advise", path, "--seat", "S", "--seed", "1", "-q")
     assert status == 1 and "board skipped" in err
+
+
+def test_the_commands_constants_mirror_the_librarys():
+    from ddsolver.advise import METHODS
+    from ddsolver.alphamu import DEFAULT_DEPTH
+    from ddsolver.cli import advise as cli
+    assert cli.METHODS == METHODS and cli.DEFAULT_DEPTH == DEFAULT_DEPTH
