@@ -12,6 +12,7 @@ The public API lives in :mod:`ddsolver.solver` and is re-exported here::
     par(deal, vul="ns", dealer="E")     # par score (North-South's view) and contracts
     analyse_play(deal, "S", "W", ["HT", "HK", "H4", "H2"])   # tricks after each card
     analyse_leads("KQ72.J83.T94.A65", "4S", "S", samples=200, seed=1)  # Monte-Carlo leads
+    advise(hand, "4S", "S", seat="S", dummy=dummy_hand, played=[...])  # single dummy
 
 The search itself is the private Cython module :mod:`ddsolver._core`.
 
@@ -33,6 +34,8 @@ __version__ = "0.1.0"
 
 #: Each public name and the module that defines it.
 _EXPORTS = {
+    "AdviceReport": "advise", "advise": "advise",
+    "AlphaMuResult": "alphamu", "alphamu": "alphamu",
     "CostlyCard": "analysis", "PlayAnalysis": "analysis", "analyse_play": "analysis",
     "DealError": "errors", "IllegalPlayError": "errors", "ParseError": "errors",
     "PlayOverError": "errors",
@@ -48,7 +51,8 @@ _EXPORTS = {
 __all__ = ["__version__", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores", "Solver",
            "DDTable", "DEFAULT_TT_MB", "par", "ParResult", "ParContract", "analyse_play",
            "PlayAnalysis", "CostlyCard", "analyse_leads", "LeadReport", "LeadRow",
-           "DealError", "IllegalPlayError", "ParseError", "PlayOverError"]
+           "DealError", "IllegalPlayError", "ParseError", "PlayOverError", "advise",
+           "AdviceReport", "alphamu", "AlphaMuResult"]
 
 
 class _Package(types.ModuleType):
@@ -84,6 +88,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from .advise import AdviceReport, advise
+    from .alphamu import AlphaMuResult, alphamu
     from .analysis import CostlyCard, PlayAnalysis, analyse_play
     from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
     from .leads import LeadReport, LeadRow, analyse_leads

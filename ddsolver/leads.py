@@ -479,15 +479,25 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
 
 
 def _rows(tricks: np.ndarray, groups: Sequence[tuple[Card, ...]], contract: Contract,
-          declarer_vul: bool, criterion: str, z: float) -> tuple[list[LeadRow], int]:
+          declarer_vul: bool, criterion: str, z: float, *,
+          declarer_side: bool = False) -> tuple[list[LeadRow], int]:
     """Rows for ``tricks`` (N deals x G groups, defence's tricks), best first; and the
-    index of the best group."""
+    index of the best group.
+
+    With ``declarer_side`` the tricks are declarer's side's and every measure is turned
+    round to match (``p_set`` is then the chance of making, ``score`` declarer's): what
+    the single-dummy advice (:mod:`ddsolver.advise`) shares with the lead report."""
     n, g = tricks.shape
     x = tricks.astype(float)
-    # defence's score for 0..13 defence tricks
-    table = np.array([-score(contract, 13 - t, declarer_vul) for t in range(14)], dtype=float)
+    if declarer_side:
+        table = np.array([score(contract, t, declarer_vul) for t in range(14)], dtype=float)
+        sets = (tricks >= contract.tricks_needed).astype(float)
+    else:
+        # defence's score for 0..13 defence tricks
+        table = np.array([-score(contract, 13 - t, declarer_vul) for t in range(14)],
+                         dtype=float)
+        sets = (tricks >= 14 - contract.tricks_needed).astype(float)
     scores = table[tricks]
-    sets = (tricks >= 14 - contract.tricks_needed).astype(float)
     mean, se = _mean_se(x)
     var = x.var(axis=0, ddof=1) if n >= 2 else np.full(g, np.nan)
     p_set = sets.mean(axis=0)
@@ -732,12 +742,14 @@ class _Pool:
             if jobs > 1 else None
 
     def _solve(self, args) -> dict[Card, int]:
-        deal, strain, leader = args
-        return self._solvers.solver().card_scores(deal, strain, leader)
+        deal, strain, leader, *played = args  # (the cards played so far, for advise)
+        return self._solvers.solver().card_scores(deal, strain, leader, *played)
 
     def map(self, deals: Sequence[Deal], strain, leader,
-            progress: Callable[[int], None] | None) -> list[dict[Card, int]]:
-        items = [(d, strain, leader) for d in deals]
+            progress: Callable[[int], None] | None,
+            played: Sequence[Card] = ()) -> list[dict[Card, int]]:
+        items = [(d, strain, leader, played) if played else (d, strain, leader)
+                 for d in deals]
         if self._executor is None:
             out = []
             for it in items:

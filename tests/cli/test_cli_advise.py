@@ -1,0 +1,79 @@
+"""``ddsolver advise``: one position in every format, the review of a file's play, and bad
+input as one plain line with exit status 2.  The numbers themselves are tested in
+tests/solver/test_advise.py and tests/oracles/test_single_dummy_problems.py."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+FINESSE = ("advise", "--hand", "K98...", "--dummy", "AJT...", "--contract", "7NT",
+           "--declarer", "S", "--seat", "S", "--leader", "S", "--in-play",
+           "N:AJT... Q7.2.. K98... 6.43..", "--declarer-won", "10", "--seed", "1", "-q")
+
+
+def test_one_position_text_json_csv(run_cli):
+    status, out, err = run_cli(*FINESSE, "--method", "alphamu", "--depth", "4")
+    assert status == 0 and err == ""
+    assert "all 20 worlds" in out and "makes in 19 of 20" in out
+    status, out, _ = run_cli(*FINESSE, "--method", "alphamu", "--format", "json")
+    d = json.loads(out)
+    assert d["exhaustive"] and d["worlds"] == 20 and d["alphamu"]["chance"] == 0.95
+    status, out, _ = run_cli(*FINESSE, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {r["label"] for r in rows} == {"SK", "S9/S8"} and rows[0]["alphamu"] == ""
+
+
+def test_review_of_a_files_play_marks_worse_cards(run_cli, tmp_path):
+    status, out, err = run_cli("advise", DATA / "single_dummy.pbn", "--seat", "S",
+                               "--method", "alphamu", "--depth", "3", "--seed", "1", "-q",
+                               "--format", "json")
+    assert status == 0, err
+    result = json.loads(out)
+    assert [(d["board"], d["card"]) for d in result["decisions"]] == [("2", "C6"), ("3", "S2")]
+    # every problem stops with declarer's side to play: the advice for that card
+    assert [(n["board"], n["to_move"]) for n in result["next"]] == [
+        ("1", "S"), ("2", "N"), ("3", "S")]
+    assert result["next"][2]["alphamu"]["chance"] == 0.5  # problem 3's answer
+    # Problem 1 played out: South leads the 8 and, West following small, North finesses
+    # the ten -- worse than rising with the ace from South's view (the finesse loses
+    # whenever East holds the queen; the rise loses only to West's SQ76).
+    board = (DATA / "single_dummy.pbn").read_text().split("{Problem 2")[0]
+    board = board.replace('[Play "S"]\n*', '[Play "S"]\nS8 S6 ST SQ\n*')
+    path = tmp_path / "one.pbn"
+    path.write_text(board)
+    status, out, err = run_cli("advise", path, "--seat", "S", "--seed", "1", "-q",
+                               "--method", "alphamu", "--depth", "4")
+    assert status == 0, err
+    marked = [line for line in out.splitlines() if line.startswith("?")]
+    assert len(marked) == 1 and " N ST " in marked[0] and "against SA" in marked[0]
+
+
+def test_a_card_its_player_cannot_hold_is_one_plain_line(run_cli):
+    status, out, err = run_cli(*FINESSE, "--played", "SA")
+    assert status == 2 and out == ""
+    assert "does not hold" in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_constraints_no_world_meets_are_a_usage_error(run_cli):
+    status, out, err = run_cli(*FINESSE, "--west", "4+ spades")
+    assert status == 2 and out == "" and "no world" in err
+
+
+def test_a_board_that_cannot_be_read_costs_only_itself(run_cli, tmp_path):
+    bad = ('[Board "1"]\n[Deal "N:AJT... Q7.2.. K98... 6.43.."]\n[Contract "7NT"]\n'
+           '[Declarer "S"]\n[DeclarerWon "10"]\n[Play "S"]\nSA - - -\n*\n')
+    path = tmp_path / "bad.pbn"
+    path.write_text(bad)
+    status, out, err = run_cli("advise", path, "--seat", "S", "--seed", "1", "-q")
+    assert status == 1 and "board skipped" in err
+
+
+def test_the_commands_constants_mirror_the_librarys():
+    from ddsolver.advise import METHODS
+    from ddsolver.alphamu import DEFAULT_DEPTH
+    from ddsolver.cli import advise as cli
+    assert cli.METHODS == METHODS and cli.DEFAULT_DEPTH == DEFAULT_DEPTH
