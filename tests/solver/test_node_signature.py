@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-SIGNATURE = 18694534
+SIGNATURE = 18470573
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "signature.py"
 
