@@ -140,7 +140,8 @@ def connect(scheduler: str, *, timeout: float | str | None = None) -> Connection
             cluster.close()
             raise
     try:
-        client = distributed.Client(address, timeout=timeout, set_as_default=False)
+        extra = {} if timeout is None else {"timeout": timeout}
+        client = distributed.Client(address, set_as_default=False, **extra)
     except (OSError, TimeoutError, ValueError) as err:
         # OSError covers distributed's CommClosedError as its own TimeoutError does not.
         reason = str(err).splitlines()[0] if str(err) else type(err).__name__
@@ -363,7 +364,7 @@ def solve_boards(boards: Iterable[Board], client: Any, *, tt_mb: int = DEFAULT_T
         if not unit.todo:
             return None
         deals = {k: b.deal for k, b in zip(unit.keys, unit.boards) if k in unit.todo}
-        masks = [_batch_masks(0, deals[k]) for k in unit.todo]
+        masks = [_batch_masks(0, deals[k]) for k in unit.todo]  # type: ignore[arg-type]
         return client.submit(_tables_task, masks, tt_mb, pure=False)
 
     def arrived(unit: _TableUnit, numbers: list[tuple[int, ...]]) -> None:

@@ -21,7 +21,7 @@ the block was cut.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,7 +76,7 @@ class LeadJob:
     """What dealing and solving a chunk needs, the same wherever it runs."""
 
     known: Mapping[Seat, Hand | str]
-    constraints: Mapping[Seat, Constraint]
+    constraints: Mapping[Any, Constraint]   # seat -> constraint
     predicate: Callable[[Deal], bool] | None
     seed: int
     max_attempts: int
@@ -88,8 +88,8 @@ class LeadJob:
 
     def sampler(self, block: int) -> Sampler:
         return Sampler(self.known, self.constraints, predicate=self.predicate,
-                       seed=block_seed(self.seed, block),  # type: ignore[arg-type]
-                       max_attempts=self.max_attempts, max_seconds=self.max_seconds)
+                       seed=block_seed(self.seed, block), max_attempts=self.max_attempts,
+                       max_seconds=self.max_seconds)
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,8 @@ def deal_chunk(job: LeadJob, start: int, stop: int, want_deals: bool) -> Chunk:
 
 
 def local_chunks(job: LeadJob, bounds: Iterator[tuple[int, int]], solve: Callable[..., Any],
-                 progress: Callable[[int], None] | None) -> Iterator[tuple[Chunk, list[Deal]]]:
+                 progress: Callable[[int], None] | None
+                 ) -> Generator[tuple[Chunk, list[Deal]], None, None]:
     """The chunks dealt here, one sampler per block kept from chunk to chunk (no deal is
     dealt twice), the deals solved by ``solve(deals, strain, leader, progress)`` (the
     lead analysis's thread pool)."""
@@ -153,7 +154,7 @@ def local_chunks(job: LeadJob, bounds: Iterator[tuple[int, int]], solve: Callabl
 
 def cluster_chunks(job: LeadJob, bounds: Iterator[tuple[int, int]], client: Any,
                    want_deals: bool, progress: Callable[[int], None] | None
-                   ) -> Iterator[tuple[Chunk, list[Deal]]]:
+                   ) -> Generator[tuple[Chunk, list[Deal]], None, None]:
     """The chunks dealt and solved on ``client``'s cluster, in order, a bounded number in
     flight (:func:`ddsolver.cluster.ordered_map`); closing the iterator cancels the rest."""
     from .cluster import ordered_map
