@@ -32,7 +32,7 @@ from cardgames.constraints import Constraint
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler
 
-__all__ = ["BLOCK", "LeadJob", "Chunk", "block_seed", "chunk_bounds", "deal_chunk",
+__all__ = ["BLOCK", "LeadJob", "Chunk", "block_seed", "chunk_bounds", "deal_range", "deal_chunk",
            "local_chunks", "cluster_chunks"]
 
 #: Deals per random stream (and the most a chunk holds).
@@ -119,15 +119,23 @@ def _masks(deals: Sequence[Deal]) -> np.ndarray:
                      for d in deals], dtype=np.uint16).reshape(-1, 16)
 
 
+def deal_range(job: LeadJob, start: int, stop: int) -> tuple[list[Deal], Sampler]:
+    """Deals ``[start, stop)`` (inside one block) dealt afresh, and the block's sampler
+    after them."""
+    block = start // BLOCK
+    if stop > (block + 1) * BLOCK or stop < start:
+        raise ValueError(f"deals {start} to {stop} are not inside one block of {BLOCK}")
+    sampler = job.sampler(block)
+    if start > block * BLOCK:
+        sampler.sample(start - block * BLOCK)
+    return sampler.sample(stop - start), sampler
+
+
 def deal_chunk(job: LeadJob, start: int, stop: int, want_deals: bool) -> Chunk:
     """Task: deal and solve deals ``[start, stop)`` (inside one block) on this thread's
     solver (one per thread of a worker process, kept from task to task)."""
     from .cluster import _solvers
-    block = start // BLOCK
-    sampler = job.sampler(block)
-    if start > block * BLOCK:
-        sampler.sample(start - block * BLOCK)
-    deals = sampler.sample(stop - start)
+    deals, sampler = deal_range(job, start, stop)
     solver = _solvers(job.tt_mb).solver()
     scores = [solver.card_scores(d, job.strain, job.leader) for d in deals]
     return Chunk(start, stop, _tricks(scores, job.cards),
