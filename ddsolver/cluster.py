@@ -25,9 +25,13 @@ cannot be reached is one :class:`ClusterError`.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import signal
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -44,17 +48,21 @@ __all__ = ["ClusterError", "connect", "parse_scheduler", "window", "ordered_map"
            "LEAD_CHUNK", "TASKS_PER_THREAD"]
 
 #: Deals per task of a batch of tables: a table takes a fraction of a second to a few
-#: seconds, so a task lasts seconds, thousands of times the scheduler's cost of a task
-#: (about a millisecond; bench/bench_cluster.py measures it).
-TABLE_CHUNK = 16
+#: seconds, so a task lasts seconds, over a thousand times the scheduler's cost of a task
+#: (bench/bench_cluster.py measures it), while the first results (and the progress bar,
+#: and what an interrupted run has saved) come soon.
+TABLE_CHUNK = 8
 #: Played boards per task of ``ddsolver play`` (a board's play costs about a table).
-PLAY_CHUNK = 16
+PLAY_CHUNK = 8
 #: Sampled deals per task of a lead analysis (an all-card solve at trick one takes tens of
 #: milliseconds).  Any size gives the same report.
 LEAD_CHUNK = 100
 #: Tasks in flight per worker thread of the cluster: enough that no worker waits for the
 #: client between two tasks, few enough that memory stays flat.
 TASKS_PER_THREAD = 2
+#: Units waiting for their turn to be written (done, behind one still running), as a
+#: multiple of the tasks in flight: a slow chunk holds the rest back only so far.
+HELD_PER_LIMIT = 4
 
 
 class ClusterError(ValueError):
@@ -132,8 +140,14 @@ def connect(scheduler: str, *, timeout: float | str | None = None) -> Connection
     distributed = _distributed()
     if workers is not None:
         # Worker processes, not threads: the point is to run as a real cluster would.
-        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                           processes=True, dashboard_address=None)
+        # Its workers' log lines (a task cancelled by Ctrl-C) are Dask's business, and
+        # Ctrl-C is the client's: the workers (and the processes their nannies start
+        # later) are started with SIGINT ignored, so that a Ctrl-C at the terminal, sent to
+        # every process of the group, stops the client alone, which then ends them.
+        with _sigint_ignored():
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                               processes=True, dashboard_address=None,
+                                               silence_logs=logging.ERROR)
         try:
             return Connection(distributed.Client(cluster), cluster)
         except BaseException:
@@ -147,6 +161,18 @@ def connect(scheduler: str, *, timeout: float | str | None = None) -> Connection
         reason = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
     return Connection(client)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def window(client: Any) -> int:
@@ -210,8 +236,9 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
                 limit: int | None = None) -> Iterator[tuple[Any, Any]]:
     """``(unit, result)`` for every unit, in input order; ``submit(unit)`` sends a unit's
     task (a future) or returns None for a unit that needs none (its result is None).
-    At most ``limit`` (default :func:`window`) tasks are in flight, so ``units`` is read
-    only that far ahead.  ``on_result(unit, result)`` is called for each task as soon as it
+    At most ``limit`` (default :func:`window`) tasks are in flight, and at most
+    :data:`HELD_PER_LIMIT` times as many units wait (done, behind one still running), so
+    ``units`` is read only that far ahead.  ``on_result(unit, result)`` is called for each task as soon as it
     finishes, in whatever order (to save it at once); closing the iterator cancels what
     is still in flight.
 
@@ -238,19 +265,26 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
         while queue and queue[0][3]:
             unit, future, result, _ = queue.popleft()
             if future is not None and future.status != "finished":
-                future.result()  # raises the task's error
+                try:
+                    future.result()  # raises the task's error
+                except (Exception, asyncio.CancelledError) as err:
+                    raise _cluster_failure(err) from err
             yield unit, result
 
     try:
         for unit in units:
-            future = submit(unit)
+            try:
+                future = submit(unit)
+            except (OSError, asyncio.CancelledError) as err:
+                raise _cluster_failure(err) from err
             entry = [unit, future, None, future is None]
             queue.append(entry)
             if future is not None:
                 running[future] = entry
             settle(False)
             yield from ready()
-            while len(running) >= limit:
+            # Bounded: tasks in flight, and results held back behind a slow one.
+            while len(running) >= limit or len(queue) >= HELD_PER_LIMIT * limit:
                 settle(True)
                 yield from ready()
         while queue:
@@ -262,6 +296,18 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
                 client.cancel(list(running))
             except Exception:  # the client or the scheduler is going away
                 pass
+
+
+def _cluster_failure(err: BaseException) -> BaseException:
+    """``err`` as a :class:`ClusterError` when it is the cluster's failure (the scheduler
+    gone, a task that killed worker after worker, a task cancelled), as it is otherwise (a
+    task's own error: a bad deal, constraints too rare)."""
+    if isinstance(err, (OSError, asyncio.CancelledError)) or \
+            type(err).__module__.split(".")[0] == "distributed":
+        reason = str(err).splitlines()[0] if str(err) else ""
+        return ClusterError(f"the Dask cluster failed: {type(err).__name__}"
+                            f"{': ' + reason if reason else ''}")
+    return err
 
 
 def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:

@@ -52,6 +52,9 @@ def scheduler_client(args: argparse.Namespace) -> Iterator[Any]:
         log.setLevel(logging.CRITICAL)
     try:
         yield connection.client
+    except ClusterError as err:  # the scheduler lost during the run, a task that kills workers
+        raise UsageError(f"{err} (what had come back is kept in the --db store, if any: "
+                         "--resume goes on from there)") from None
     finally:
         try:
             connection.close()
