@@ -6,8 +6,8 @@ on the command line) and the ``client=`` of :func:`ddsolver.dd_tables`,
 :func:`ddsolver.iter_dd_tables`, :func:`ddsolver.boards.solve_boards`,
 :func:`ddsolver.boards.analyse_boards` and :func:`ddsolver.analyse_leads` bring it in.
 
-How a run goes.  Work leaves the one client process in chunks (:data:`TABLE_CHUNK` deals,
-:data:`PLAY_CHUNK` played boards, :data:`LEAD_CHUNK` sampled deals per task); each task
+How a run goes.  Work leaves the one client process in chunks, larger as the cluster has
+more worker threads (:func:`chunk_size`); each task
 runs on a worker thread, which keeps a :class:`~ddsolver.Solver` of its own from task to
 task (:func:`_solvers`), and only small things travel: a deal is 16 rank masks, a table 20
 numbers.  At most :func:`window` chunks are in flight (a few per worker thread), so a file
@@ -44,19 +44,23 @@ if TYPE_CHECKING:
     from .store import ResultStore
 
 __all__ = ["ClusterError", "connect", "parse_scheduler", "window", "ordered_map",
-           "iter_tables", "solve_boards", "analyse_boards", "TABLE_CHUNK", "PLAY_CHUNK",
-           "LEAD_CHUNK", "TASKS_PER_THREAD"]
+           "iter_tables", "solve_boards", "analyse_boards", "chunk_size", "THREADS_PER_BOARD",
+           "THREADS_PER_DEAL", "MIN_DEALS", "MAX_CHUNK", "TASKS_PER_THREAD", "HELD_PER_LIMIT"]
 
-#: Deals per task of a batch of tables: a table takes a fraction of a second to a few
-#: seconds, so a task lasts seconds, over a thousand times the scheduler's cost of a task
-#: (bench/bench_cluster.py measures it), while the first results (and the progress bar,
-#: and what an interrupted run has saved) come soon.
-TABLE_CHUNK = 8
-#: Played boards per task of ``ddsolver play`` (a board's play costs about a table).
-PLAY_CHUNK = 8
-#: Sampled deals per task of a lead analysis (an all-card solve at trick one takes tens of
-#: milliseconds).  Any size gives the same report.
-LEAD_CHUNK = 100
+#: The size of a task grows with the cluster: one board of a batch of tables (or of
+#: ``ddsolver play``) per :data:`THREADS_PER_BOARD` worker threads, at least one.  A table
+#: takes a few hundred milliseconds; the scheduler, a few milliseconds a task at most
+#: (bench/bench_cluster.py measures both), so on a small cluster one board a task costs
+#: about 1% and spreads the work evenly to the last board, while on 1,000 worker threads
+#: 125 boards a task keep the scheduler's load flat as the cluster grows.
+THREADS_PER_BOARD = 8
+#: The same for a lead analysis's sampled deals, which take a quarter of a table's time,
+#: at least :data:`MIN_DEALS` a task (a task deals its block's deals before its own, or
+#: goes on from its thread's last chunk).
+THREADS_PER_DEAL = 2
+MIN_DEALS = 4
+#: The most items a task holds, however large the cluster.
+MAX_CHUNK = 1000
 #: Tasks in flight per worker thread of the cluster: enough that no worker waits for the
 #: client between two tasks, few enough that memory stays flat.
 TASKS_PER_THREAD = 2
@@ -146,7 +150,7 @@ def connect(scheduler: str, *, timeout: float | str | None = None) -> Connection
         # every process of the group, stops the client alone, which then ends them.
         with _sigint_ignored():
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                               processes=True, dashboard_address=None,
+                                               processes=True, dashboard_address=":0",
                                                silence_logs=logging.ERROR)
         try:
             return Connection(distributed.Client(cluster), cluster)
@@ -175,14 +179,31 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _threads(client: Any) -> int:
+    try:
+        return max(1, sum(client.nthreads().values()))
+    except Exception:  # a scheduler going away: the run's own calls will say so
+        return 1
+
+
 def window(client: Any) -> int:
     """Tasks in flight for ``client``'s cluster: :data:`TASKS_PER_THREAD` per worker
     thread (at least 2, also while no worker has joined yet)."""
-    try:
-        threads = sum(client.nthreads().values())
-    except Exception:  # a scheduler going away: the run's own calls will say so
-        threads = 1
-    return max(2, TASKS_PER_THREAD * threads)
+    return max(2, TASKS_PER_THREAD * _threads(client))
+
+
+def chunk_size(client: Any, threads_per_item: int = THREADS_PER_BOARD,
+               chunk: int | None = None, least: int = 1) -> int:
+    """Items a task for ``client``'s cluster: ``chunk`` if given (checked), else one per
+    ``threads_per_item`` worker threads, ``least`` to :data:`MAX_CHUNK`.
+
+    :raises ValueError: for a ``chunk`` that is not a whole number of at least 1.
+    """
+    if chunk is not None:
+        if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+            raise ValueError(f"chunk must be a whole number of at least 1, got {chunk!r}")
+        return chunk
+    return min(MAX_CHUNK, max(least, -(-_threads(client) // threads_per_item)))
 
 
 # ---- on the workers ---------------------------------------------------------------------
@@ -319,12 +340,6 @@ def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
         yield chunk
 
 
-def _check_chunk(chunk: int) -> int:
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise ValueError(f"chunk must be a whole number of at least 1, got {chunk!r}")
-    return chunk
-
-
 def _table_of(numbers: Sequence[int]) -> DDTable:
     return DDTable(tuple(tuple(numbers[5 * d:5 * d + 5]) for d in range(4)))
 
@@ -332,15 +347,16 @@ def _table_of(numbers: Sequence[int]) -> DDTable:
 # ---- tables ------------------------------------------------------------------------------
 
 def iter_tables(deals: Iterable[Any], client: Any, *, tt_mb: int = DEFAULT_TT_MB,
-                chunk: int = TABLE_CHUNK) -> Iterator[tuple[int, DDTable]]:
+                chunk: int | None = None) -> Iterator[tuple[int, DDTable]]:
     """``(index, table)`` of every deal, solved on ``client``'s cluster ``chunk`` deals a
-    task, in input order (what :func:`ddsolver.iter_dd_tables` gives with ``client=``).
+    task (default: :func:`chunk_size`), in input order (what
+    :func:`ddsolver.iter_dd_tables` gives with ``client=``).
 
     :raises DealError: / :raises ParseError: for a bad deal (with its index), raised when
         it is read.
     """
     tt_mb = check_tt_mb(tt_mb)
-    _check_chunk(chunk)
+    chunk = chunk_size(client, THREADS_PER_BOARD, chunk)
 
     def units() -> Iterator[tuple[int, list[tuple[int, ...]]]]:
         start = 0
@@ -366,7 +382,7 @@ class _TableUnit:
 
 def solve_boards(boards: Iterable[Board], client: Any, *, tt_mb: int = DEFAULT_TT_MB,
                  store: ResultStore | None = None,
-                 chunk: int = TABLE_CHUNK) -> Iterator[Solved]:
+                 chunk: int | None = None) -> Iterator[Solved]:
     """:func:`ddsolver.boards.solve_boards` on a cluster: the same :class:`Solved` items in
     the same order.  Deals found in ``store``, among the latest
     :data:`~ddsolver.boards.RECENT_DEALS` deals or in flight already are not sent; a table
@@ -375,7 +391,7 @@ def solve_boards(boards: Iterable[Board], client: Any, *, tt_mb: int = DEFAULT_T
     from .boards import RECENT_DEALS, Solved
     from .store import deal_key
     tt_mb = check_tt_mb(tt_mb)
-    _check_chunk(chunk)
+    chunk = chunk_size(client, THREADS_PER_BOARD, chunk)
     recent: OrderedDict[str, tuple[DDTable, bool]] = OrderedDict()
     flying: dict[str, _TableUnit] = {}   # key -> the unit in flight solving it
 
@@ -447,7 +463,7 @@ def solve_boards(boards: Iterable[Board], client: Any, *, tt_mb: int = DEFAULT_T
 def analyse_boards(boards: Iterable[PlayedBoard], client: Any, *,
                    tt_mb: int = DEFAULT_TT_MB, report: Callable[[str], None],
                    store: ResultStore | None = None,
-                   chunk: int = PLAY_CHUNK) -> Iterator[Analysed]:
+                   chunk: int | None = None) -> Iterator[Analysed]:
     """:func:`ddsolver.boards.analyse_boards` on a cluster: the same :class:`Analysed` items
     in the same order, the same boards reported.  Traces found in ``store`` are not sent;
     new ones are saved there as their tasks come back."""
@@ -456,7 +472,7 @@ def analyse_boards(boards: Iterable[PlayedBoard], client: Any, *,
     from .boards import Analysed, analysis_from_trace, label_of, located, trace_key
     from .solver import _masks
     tt_mb = check_tt_mb(tt_mb)
-    _check_chunk(chunk)
+    chunk = chunk_size(client, THREADS_PER_BOARD, chunk)
 
     def units() -> Iterator[tuple[list[PlayedBoard], list[Any], dict[Any, list[int]]]]:
         for part in _chunks(boards, chunk):

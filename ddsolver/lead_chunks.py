@@ -21,6 +21,7 @@ the block was cut.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -85,6 +86,8 @@ class LeadJob:
     leader: Seat
     cards: tuple[Card, ...]           # the leader's cards, in hand order
     tt_mb: int
+    token: str = ""                   # names one analysis: a worker thread's sampler of a
+    #                                   block is kept for the next chunk of the same one
 
     def sampler(self, block: int) -> Sampler:
         return Sampler(self.known, self.constraints, predicate=self.predicate,
@@ -131,11 +134,32 @@ def deal_range(job: LeadJob, start: int, stop: int) -> tuple[list[Deal], Sampler
     return sampler.sample(stop - start), sampler
 
 
+_LAST = threading.local()  # a worker thread's last sampler: (token, block, sampler, dealt)
+
+
+def _continued(job: LeadJob, start: int, stop: int) -> tuple[list[Deal], Sampler]:
+    """:func:`deal_range`, going on with this thread's sampler of the block when it has
+    not dealt past ``start`` yet (a worker often gets the next chunks of a block): the same
+    deals, without dealing the block's start again."""
+    block = start // BLOCK
+    last = getattr(_LAST, "state", None)
+    if job.token and last is not None and last[:2] == (job.token, block) and \
+            last[3] <= start and stop <= (block + 1) * BLOCK:
+        sampler, dealt = last[2], last[3]
+        if start > dealt:
+            sampler.sample(start - dealt)
+        deals = sampler.sample(stop - start)
+    else:
+        deals, sampler = deal_range(job, start, stop)
+    _LAST.state = (job.token, block, sampler, stop)
+    return deals, sampler
+
+
 def deal_chunk(job: LeadJob, start: int, stop: int, want_deals: bool) -> Chunk:
     """Task: deal and solve deals ``[start, stop)`` (inside one block) on this thread's
     solver (one per thread of a worker process, kept from task to task)."""
     from .cluster import _solvers
-    deals, sampler = deal_range(job, start, stop)
+    deals, sampler = _continued(job, start, stop)
     solver = _solvers(job.tt_mb).solver()
     scores = [solver.card_scores(d, job.strain, job.leader) for d in deals]
     return Chunk(start, stop, _tricks(scores, job.cards),

@@ -728,15 +728,6 @@ def table_lead(report: LeadReport, card: CardLike, real: Mapping[Card, int] | No
 DEAL_CHUNK = BLOCK
 
 
-def _check_chunk(chunk: int | None) -> int:
-    from .cluster import LEAD_CHUNK
-    if chunk is None:
-        return LEAD_CHUNK
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise ValueError(f"chunk must be a whole number of at least 1, got {chunk!r}")
-    return chunk
-
-
 class _Pool:
     """Solve deals on ``jobs`` threads, one Solver each, results in input order."""
 
@@ -813,8 +804,9 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         write every deal out without keeping them all (``keep_deals=False``).
     :param max_attempts: / :param max_seconds: the dealing budget per batch.
     :param client: a ``dask.distributed.Client``: the deals are dealt and solved on its
-        cluster (``jobs`` is then not used), :data:`ddsolver.cluster.LEAD_CHUNK` deals a
-        task (or ``chunk``); the report is the same (:mod:`ddsolver.lead_chunks`).
+        cluster (``jobs`` is then not used), ``chunk`` deals a task (default: one per two
+        worker threads, :func:`ddsolver.cluster.chunk_size`); the report is the same for
+        any chunk and any cluster (:mod:`ddsolver.lead_chunks`).
     :raises SamplingError: constraints impossible or too rare.
     :raises ParseError: bad contract, seat, vulnerability or constraint text.
     :raises DealError: the known cards clash.
@@ -885,15 +877,17 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     decl_vul = vulnerability.is_vulnerable(decl)
     step = batch if stop_z is not None else samples
     job = LeadJob(known_hands, cons, predicate, seed, max_attempts, max_seconds, c.strain,
-                  leader, tuple(h.cards), tt_mb)
+                  leader, tuple(h.cards), tt_mb, secrets.token_hex(8))
     want_deals = keep_deals or on_games is not None
     pool: _Pool | None = None
     if client is None:
         pool = _Pool(jobs, tt_mb)
         source = local_chunks(job, chunk_bounds(samples, step), pool.map, progress)
     else:
-        source = cluster_chunks(job, chunk_bounds(samples, step, _check_chunk(chunk)),
-                                client, want_deals, progress)
+        from .cluster import MIN_DEALS, THREADS_PER_DEAL, chunk_size
+        size = chunk_size(client, THREADS_PER_DEAL, chunk, MIN_DEALS)
+        source = cluster_chunks(job, chunk_bounds(samples, step, size), client, want_deals,
+                                progress)
     deals: list[Deal] = []      # kept only with keep_deals
     scores: list[np.ndarray] = []  # per chunk: deals x cards in hand order, tricks (int8)
     counts: dict[int, tuple[int, int]] = {}  # block -> its sampler's attempts, accepted

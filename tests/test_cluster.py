@@ -34,7 +34,7 @@ WEST = "KQ72.J83.T94.A65"
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+                                       dashboard_address=":0")
     client = distributed.Client(cluster)
     try:
         yield client

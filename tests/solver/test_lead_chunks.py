@@ -73,3 +73,14 @@ def test_attempts_at_a_chunks_end_do_not_depend_on_how_the_block_was_cut():
     assert deal_range(j, 450, 600)[1].attempts == whole[-1].attempts
     assert np.array_equal(np.concatenate([c.tricks for c in cut]), whole[0].tricks)
     assert whole[0].tricks.shape == (600, 13) and Card.parse("SK") in j.cards
+
+
+def test_a_worker_thread_going_on_with_its_sampler_deals_the_same():
+    from ddsolver.lead_chunks import _continued
+    j = job(9)
+    j = type(j)(**{**j.__dict__, "token": "t1"})
+    for start, stop in [(0, 10), (20, 30), (30, 45), (5, 8), (1000, 1004), (1010, 1012)]:
+        deals, sampler = _continued(j, start, stop)
+        fresh, again = deal_range(j, start, stop)
+        assert deals == fresh, (start, stop)
+        assert (sampler.attempts, sampler.accepted) == (again.attempts, again.accepted)
