@@ -100,8 +100,10 @@ def test_a_worker_killed_mid_run_changes_nothing(client):
     killed = None
     for index, table in ddcluster.iter_tables(deals, client, chunk=1):
         got.append((index, table))
-        if killed is None:  # both workers are busy with the next chunks now
-            killed = next(iter(pids.values()))
+        if killed is None:  # a worker in the middle of a task
+            busy = [a for a, keys in client.processing().items() if keys and a in pids]
+            assert busy, "no worker has a task running: nothing to kill mid-run"
+            killed = pids[busy[0]]
             os.kill(killed, signal.SIGKILL)
     assert [i for i, _ in got] == list(range(6))
     assert [t for _, t in got] == expected
@@ -209,3 +211,20 @@ def test_ddsolver_does_not_import_dask_unless_asked(tmp_path):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_failed_cluster_is_a_cluster_error_and_a_tasks_own_error_is_itself():
+    from types import SimpleNamespace
+
+    from distributed.client import FutureCancelledError
+    from distributed.scheduler import KilledWorker
+
+    from cardgames.errors import SamplingError
+    for err in (KilledWorker("_tables_task-1", SimpleNamespace(address="tcp://w:1"), 3),
+                FutureCancelledError("k", reason="scheduler-connection-lost"),
+                OSError("connection reset")):
+        failure = ddcluster._cluster_failure(err)
+        assert isinstance(failure, ddcluster.ClusterError) and isinstance(failure, ValueError)
+        assert str(failure).startswith("the Dask cluster failed: " + type(err).__name__)
+    own = SamplingError("the constraints accept too few deals", 10, 0)
+    assert ddcluster._cluster_failure(own) is own
