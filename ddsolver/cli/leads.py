@@ -97,6 +97,7 @@ examples:
       --east "hcp<=5" --sort p_set --format json --save-deals leads.pbn
   ddsolver leads data/played.pbn --samples 200 --seed 1 --format csv
   ddsolver leads data/auctions.pbn --samples 100 --seed 1 --system my-system.toml
+  ddsolver leads data/auctions.pbn --samples 10000 --seed 1 --scheduler tcp://10.0.0.5:8786
 
 constraint syntax (comma = and; "or" binds tighter; "not" negates one term):
   15-17 hcp   12+ hcp   hcp>=12   hcp<=10   5+ spades   4-5 hearts   spades>=4

@@ -36,6 +36,7 @@ examples:
   ddsolver play data/played.pbn --format json -o analysis.json
   ddsolver play session.pbn --jobs 2 --quiet
   ddsolver play big.pbn --format json -o big.json --db big.sqlite --resume   # after Ctrl-C
+  ddsolver play big.pbn --format json -o big.json --db big.sqlite --scheduler local:4
 
 Each board with a Contract, a Declarer and a Play section is followed card by card: the
 DD column is declarer's side's double-dummy tricks (tricks won so far included) after
