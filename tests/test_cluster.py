@@ -228,3 +228,30 @@ def test_a_failed_cluster_is_a_cluster_error_and_a_tasks_own_error_is_itself():
         assert str(failure).startswith("the Dask cluster failed: " + type(err).__name__)
     own = SamplingError("the constraints accept too few deals", 10, 0)
     assert ddcluster._cluster_failure(own) is own
+
+
+def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_and_resume_finishes_it(
+        run_cli, boards_file, tmp_path):
+    """A real process on ``--scheduler local:1``, Ctrl-C sent to its whole process group
+    (as a terminal does: the workers get it too) once a board is written: exit 130, what
+    came back is in the store, and ``--resume`` writes the complete output."""
+    status, local, _ = run_cli("table", boards_file, "--format", "csv", "--jobs", "1", "-q")
+    out, db = tmp_path / "out.csv", tmp_path / "s.db"
+    argv = [sys.executable, "-m", "ddsolver", "table", str(boards_file), "--format", "csv",
+            "-o", str(out), "--db", str(db), "--scheduler", "local:1"]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and len(out.read_text().splitlines()) >= 2:  # header and a board
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "finished before it could be interrupted"
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Run the same command with --resume" in err and "Traceback" not in err
+    status, _, err = run_cli("table", boards_file, "--format", "csv", "-o", out, "--db", db,
+                             "--resume", "--scheduler", "local:1")
+    assert status == 1 and out.read_text() == local  # 1: board 8 cannot be solved
+    assert "resuming with 0 tables" not in err
