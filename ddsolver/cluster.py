@@ -259,9 +259,9 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
     task (a future) or returns None for a unit that needs none (its result is None).
     At most ``limit`` (default :func:`window`) tasks are in flight, and at most
     :data:`HELD_PER_LIMIT` times as many units wait (done, behind one still running), so
-    ``units`` is read only that far ahead.  ``on_result(unit, result)`` is called for each task as soon as it
-    finishes, in whatever order (to save it at once); closing the iterator cancels what
-    is still in flight.
+    ``units`` is read only that far ahead.  ``on_result(unit, result)`` is called for each
+    task as soon as it finishes, in whatever order (to save it at once); closing the
+    iterator cancels what is still in flight.
 
     A task's error is raised here, when its unit's turn comes.
     """
@@ -271,12 +271,17 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
     running: dict[Any, list[Any]] = {}  # future -> its queue entry
 
     def settle(block: bool) -> None:
-        if block and running:
-            distributed.wait(list(running), return_when="FIRST_COMPLETED")
-        for future in [f for f in running if f.done()]:
+        try:
+            if block and running:
+                distributed.wait(list(running), return_when="FIRST_COMPLETED")
+            done = [f for f in running if f.done()]
+            results = [f.result() if f.status == "finished" else None for f in done]
+        except (OSError, asyncio.CancelledError, TimeoutError) as err:
+            raise _cluster_failure(err) from err
+        for future, result in zip(done, results):
             entry = running.pop(future)
             if future.status == "finished":
-                entry[2], entry[3] = future.result(), True
+                entry[2], entry[3] = result, True
                 if on_result is not None:
                     on_result(entry[0], entry[2])
             else:
