@@ -153,7 +153,9 @@ def connect(scheduler: str, *, timeout: float | str | None = None) -> Connection
                                                processes=True, dashboard_address=":0",
                                                silence_logs=logging.ERROR)
         try:
-            return Connection(distributed.Client(cluster), cluster)
+            client = distributed.Client(cluster, set_as_default=False)
+            client.wait_for_workers(workers, timeout=120)  # chunk sizes count their threads
+            return Connection(client, cluster)
         except BaseException:
             cluster.close()
             raise
@@ -273,7 +275,8 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
     def settle(block: bool) -> None:
         try:
             if block and running:
-                distributed.wait(list(running), return_when="FIRST_COMPLETED")
+                with client.as_current():  # wait() asks for its client; ours, not a default
+                    distributed.wait(list(running), return_when="FIRST_COMPLETED")
             done = [f for f in running if f.done()]
             results = [f.result() if f.status == "finished" else None for f in done]
         except (OSError, asyncio.CancelledError, TimeoutError) as err:
