@@ -89,6 +89,10 @@ class SamplingError(CardgamesError):
         self.accepted = accepted
         super().__init__(message)
 
+    def __reduce__(self):
+        # Pickled whole (to come back from another process, a cluster's worker), counts too.
+        return type(self), (self.args[0], self.attempts, self.accepted)
+
 
 class IllegalCallError(CardgamesError):
     """A call the rules of the auction do not allow: an insufficient bid, a double of one's

@@ -125,8 +125,9 @@ class Sampler:
     :param constraints: seat -> :class:`Constraint`, constraint text, or a predicate on a
         :class:`Hand`.
     :param predicate: a test of the whole :class:`Deal`, applied last.
-    :param seed: seeds ``numpy.random.default_rng``: a non-negative whole number, or None
-        for fresh entropy (anything else is a ``ValueError``).
+    :param seed: seeds ``numpy.random.default_rng``: a non-negative whole number, a
+        ``numpy.random.SeedSequence``, or None for fresh entropy (anything else is a
+        ``ValueError``).
     :param batch_size: random deals dealt at once (fixed, so the seed fixes the sequence).
     :param max_attempts: the most random deals one call of :meth:`sample` may deal.
     :param max_seconds: the most time one call of :meth:`sample` may take.
@@ -137,12 +138,15 @@ class Sampler:
     """
 
     def __init__(self, known=None, constraints: Mapping[SeatLike, object] | None = None, *,
-                 predicate: Callable[[Deal], bool] | None = None, seed: int | None = None,
-                 batch_size: int = 4096, max_attempts: int = 20_000_000,
+                 predicate: Callable[[Deal], bool] | None = None,
+                 seed: int | np.random.SeedSequence | None = None, batch_size: int = 4096,
+                 max_attempts: int = 20_000_000,
                  max_seconds: float = 60.0):
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-        self.seed = check_seed(seed)
+        # A SeedSequence (a child stream of a seed, as the lead analysis deals its blocks
+        # from) is taken as it is; anything else must be a plain seed.
+        self.seed = seed if isinstance(seed, np.random.SeedSequence) else check_seed(seed)
         self.batch_size = int(batch_size)
         self.max_attempts = int(max_attempts)
         self.max_seconds = float(max_seconds)

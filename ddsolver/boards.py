@@ -304,7 +304,7 @@ class Solved:
 
 def solve_boards(boards: Iterator[Board], *, jobs: int | None = None,
                  tt_mb: int = DEFAULT_TT_MB,
-                 store: ResultStore | None = None) -> Iterator[Solved]:
+                 store: ResultStore | None = None, client: Any = None) -> Iterator[Solved]:
     """The tables of the boards, in input order, as they finish.
 
     Boards are taken a chunk at a time (``CHUNK_PER_JOB * jobs``), which bounds memory.
@@ -315,7 +315,13 @@ def solve_boards(boards: Iterator[Board], *, jobs: int | None = None,
     first, in the same chunk or, among the :data:`RECENT_DEALS` latest deals, a later one.
 
     :param jobs: worker threads; None means all cores (:func:`~ddsolver.solver.check_jobs`).
+    :param client: a ``dask.distributed.Client``: solve on its cluster instead, the same
+        results in the same order (:func:`ddsolver.cluster.solve_boards`).
     """
+    if client is not None:
+        from . import cluster
+        yield from cluster.solve_boards(boards, client, tt_mb=tt_mb, store=store)
+        return
     jobs = check_jobs(jobs)
     # deal key -> (table, whether it came from the store)
     recent: OrderedDict[str, tuple[DDTable, bool]] = OrderedDict()
@@ -508,12 +514,18 @@ class Analysed:
 
 def analyse_boards(boards: Iterator[PlayedBoard], *, jobs: int | None = None,
                    tt_mb: int = DEFAULT_TT_MB, report: Callable[[str], None],
-                   store: ResultStore | None = None) -> Iterator[Analysed]:
+                   store: ResultStore | None = None, client: Any = None) -> Iterator[Analysed]:
     """The analyses of the boards' play, in input order, a chunk at a time on ``jobs``
     threads (None: all cores), each thread with a solver of its own whose table carries
     over from card to card; a board whose play the solver refuses is reported and left
     out.  Traces found in ``store`` are not worked out again; new ones are saved there as
-    they come."""
+    they come.  With ``client`` (a ``dask.distributed.Client``) the boards are analysed on
+    its cluster instead (:func:`ddsolver.cluster.analyse_boards`)."""
+    if client is not None:
+        from . import cluster
+        yield from cluster.analyse_boards(boards, client, tt_mb=tt_mb, report=report,
+                                          store=store)
+        return
     jobs = check_jobs(jobs)
     solvers = SolverPool(tt_mb)
 

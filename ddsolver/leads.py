@@ -51,11 +51,15 @@ maximum.  Looking after every batch makes a
 false "clear" more likely than a single look at the end would, so use a larger ``stop_z``
 (2.5 to 3) than the confidence level you want.
 
-**Reproducibility.**  Deals come from ``numpy.random.default_rng(seed)`` in the main thread
-and are dealt a chunk at a time (:data:`DEAL_CHUNK` deals, so memory does not grow with
-``samples``) before they are solved; results are kept in sample order, so the report is the
-same for the same seed whatever ``jobs`` is.  Without a seed, one is drawn from the
-system's entropy and recorded in the report (``report.seed``), so any run can be repeated.
+**Reproducibility.**  Deals are dealt a chunk at a time (at most :data:`DEAL_CHUNK` deals,
+so memory does not grow with ``samples``) before they are solved, each block of 1000 deals
+from a random stream of its own fixed by the seed and the block's index
+(:mod:`ddsolver.lead_chunks`: block 0 is ``numpy.random.default_rng(seed)``'s, block ``k``
+the ``k``-th child of ``SeedSequence(seed)``); results are kept in sample order, so the
+report is the same for the same seed whatever ``jobs`` is, and on a Dask cluster
+(``client=``) whatever the number of workers and the chunk size.  Without a seed, one is
+drawn from the system's entropy and recorded in the report (``report.seed``), so any run
+can be repeated.
 ``jobs`` threads each own a :class:`~ddsolver.Solver` (the core releases the GIL while it searches).
 """
 
@@ -69,6 +73,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -80,6 +85,7 @@ from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler, check_seed
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, imps, score
 
+from .lead_chunks import BLOCK, LeadJob, chunk_bounds, cluster_chunks, local_chunks
 from .pool import SolverPool
 from .solver import DEFAULT_TT_MB, check_jobs
 
@@ -727,8 +733,9 @@ def table_lead(report: LeadReport, card: CardLike, real: Mapping[Card, int] | No
 
 #: The most deals :func:`analyse_leads` deals before solving them: memory holds one chunk of
 #: deals at a time, however many are asked for (with ``stop_z``, a ``batch`` is dealt in
-#: chunks of this size too).
-DEAL_CHUNK = 1000
+#: chunks of this size too).  It is also the size of a random stream's block
+#: (:data:`ddsolver.lead_chunks.BLOCK`).
+DEAL_CHUNK = BLOCK
 
 
 class _Pool:
@@ -780,7 +787,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                   min_samples: int = 100, batch: int = 100, tt_mb: int = DEFAULT_TT_MB,
                   keep_deals: bool = True, progress: Callable[[int], None] | None = None,
                   on_games: Callable[[list[pbn.Game]], None] | None = None,
-                  max_attempts: int = 20_000_000, max_seconds: float = 60.0) -> LeadReport:
+                  max_attempts: int = 20_000_000, max_seconds: float = 60.0,
+                  client: Any = None, chunk: int | None = None) -> LeadReport:
     """Monte-Carlo opening-lead analysis; see the module docstring.
 
     :param hand: the opening leader's 13 cards (``Hand`` or PBN text).
@@ -807,6 +815,10 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         games :meth:`LeadReport.games` would give (numbered on from the last chunk): to
         write every deal out without keeping them all (``keep_deals=False``).
     :param max_attempts: / :param max_seconds: the dealing budget per batch.
+    :param client: a ``dask.distributed.Client``: the deals are dealt and solved on its
+        cluster (``jobs`` is then not used), ``chunk`` deals a task (default: one per two
+        worker threads, :func:`ddsolver.cluster.chunk_size`); the report is the same for
+        any chunk and any cluster (:mod:`ddsolver.lead_chunks`).
     :raises SamplingError: constraints impossible or too rare.
     :raises ParseError: bad contract, seat, vulnerability or constraint text.
     :raises DealError: the known cards clash.
@@ -863,8 +875,9 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                             f"{type(kh).__name__}")
         known_hands[seat] = kh
     cons = {Seat.parse(k): as_constraint(v) for k, v in (constraints or {}).items()}
-    sampler = Sampler(known_hands, cons, predicate=predicate, seed=seed,  # type: ignore[arg-type]
-                      max_attempts=max_attempts, max_seconds=max_seconds)
+    # Made here, and dropped, for its checks: constraints no deal can meet are refused now.
+    Sampler(known_hands, cons, predicate=predicate, seed=seed,  # type: ignore[arg-type]
+            max_attempts=max_attempts, max_seconds=max_seconds)
     cons_text = {s.letter: str(v) for s, v in sorted(cons.items())}
     for s, kh in sorted(known_hands.items()):
         if s != leader:
@@ -875,27 +888,35 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     groups = lead_groups(h)
     decl_vul = vulnerability.is_vulnerable(decl)
     step = batch if stop_z is not None else samples
-    pool = _Pool(jobs, tt_mb)
+    job = LeadJob(known_hands, cons, predicate, seed, max_attempts, max_seconds, c.strain,
+                  leader, tuple(h.cards), tt_mb, secrets.token_hex(8))
+    want_deals = keep_deals or on_games is not None
+    pool: _Pool | None = None
+    if client is None:
+        pool = _Pool(jobs, tt_mb)
+        source = local_chunks(job, chunk_bounds(samples, step), pool.map, progress)
+    else:
+        from .cluster import MIN_DEALS, THREADS_PER_DEAL, chunk_size
+        size = chunk_size(client, THREADS_PER_DEAL, chunk, MIN_DEALS)
+        source = cluster_chunks(job, chunk_bounds(samples, step, size), client, want_deals,
+                                progress)
     deals: list[Deal] = []      # kept only with keep_deals
     scores: list[np.ndarray] = []  # per chunk: deals x cards in hand order, tricks (int8)
+    counts: dict[int, tuple[int, int]] = {}  # block -> its sampler's attempts, accepted
     done = 0
     stopped = False
     cards = h.cards
     first = [cards.index(g[0]) for g in groups]
     try:
-        while done < samples:
-            # Dealt and solved a chunk at a time, so memory holds one chunk of deals (and
-            # the scores, 13 bytes a deal), not the whole sample; the sampler's sequence of
-            # deals does not depend on how many are asked for at a time, so the deals, and
-            # the report, are those of one big call.
-            new = sampler.sample(min(step - done % step, samples - done, DEAL_CHUNK))
-            solved = pool.map(new, c.strain, leader, progress)
-            scores.append(np.array([[sc[x] for x in cards] for sc in solved], dtype=np.int8)
-                          .reshape(-1, len(cards)))
+        # Dealt and solved a chunk at a time (lead_chunks), so memory holds a few chunks
+        # of deals (and the scores, 13 bytes a deal), not the whole sample.
+        for piece, new in source:
+            scores.append(piece.tricks)
+            counts[piece.start // BLOCK] = (piece.attempts, piece.accepted)
             if on_games is not None:
                 on_games(deal_games(new, scores[-1], cards, c, decl, vulnerability,
                                     first=done + 1))
-            done += len(new)
+            done = piece.stop
             if keep_deals:
                 deals += new
             at_check = done % step == 0 or done == samples
@@ -906,11 +927,16 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                     stopped = True
                     break
     finally:
-        pool.close()
+        source.close()
+        if pool is not None:
+            pool.close()
+    attempts = sum(a for a, _ in counts.values())
+    accepted = sum(k for _, k in counts.values())
     report = summarise_leads(h, c, decl, vulnerability, np.concatenate(scores),
                              criterion=criterion, z=z,
-                             seed=seed, attempts=sampler.attempts,
-                             acceptance_rate=sampler.acceptance_rate, constraints=cons_text,
+                             seed=seed, attempts=attempts,
+                             acceptance_rate=accepted / attempts if attempts else 1.0,
+                             constraints=cons_text,
                              deals=deals if keep_deals else (), stopped_early=stopped)
     if cons:
         rates = seat_acceptance(known_hands, cons, seed)

@@ -28,7 +28,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from cardgames.hands import Deal
@@ -496,7 +496,7 @@ def _batch_masks(index: int, deal: DealLike) -> tuple[int, ...]:
 
 
 def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
-                   tt_mb: int = DEFAULT_TT_MB) -> Iterator[tuple[int, DDTable]]:
+                   tt_mb: int = DEFAULT_TT_MB, client: Any = None) -> Iterator[tuple[int, DDTable]]:
     """Solve many deals on ``jobs`` threads; yield ``(index, table)`` as each one finishes
     (so not in input order when ``jobs > 1``).
 
@@ -506,11 +506,18 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     not yet started.
 
     :param jobs: worker threads; None means ``os.cpu_count()``.
+    :param client: a ``dask.distributed.Client``: the deals are solved on its cluster
+        instead (``jobs`` is then not used), a chunk a task, and come back in input order
+        (:func:`ddsolver.cluster.iter_tables`).
     :raises DealError: for an incomplete or uneven deal (the message gives its index);
         tables already yielded stay valid.
     :raises ParseError: for a malformed PBN deal string (with its index).
     :raises ValueError: if ``jobs`` or ``tt_mb`` is less than 1.
     """
+    if client is not None:
+        from .cluster import iter_tables  # Dask only when a cluster is asked for
+        yield from iter_tables(deals, client, tt_mb=tt_mb)
+        return
     from .pool import SolverPool  # pool.py builds on Solver: imported when first needed
     n_jobs = check_jobs(jobs)
     solvers = SolverPool(tt_mb)
@@ -581,14 +588,16 @@ def _harvest(pending: dict[int, list[Future[list[int]]]]) -> Iterator[tuple[int,
 
 
 def dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
-              tt_mb: int = DEFAULT_TT_MB) -> list[DDTable]:
+              tt_mb: int = DEFAULT_TT_MB, client: Any = None) -> list[DDTable]:
     """The DD tables of many deals, solved on ``jobs`` threads, in input order.
 
     :param jobs: worker threads; None means ``os.cpu_count()``.
+    :param client: a ``dask.distributed.Client``: solve on its cluster instead.
     :raises DealError: for an incomplete or uneven deal (the message gives its index).
     :raises ParseError: for a malformed PBN deal string (with its index).
     :raises ValueError: if ``jobs`` or ``tt_mb`` is less than 1.
     """
-    results: dict[int, DDTable] = dict(iter_dd_tables(deals, jobs=jobs, tt_mb=tt_mb))
+    results: dict[int, DDTable] = dict(iter_dd_tables(deals, jobs=jobs, tt_mb=tt_mb,
+                                                       client=client))
     return [results[i] for i in range(len(results))]
 

@@ -33,7 +33,9 @@ solver each; more than four a core, or 256, are cut down to that with a warning:
 would only cost memory), and written in board order as they finish, so memory does not grow with
 the size of the file.  With ``--db FILE`` the tables also go to a results store
 (:mod:`ddsolver.store`) as they are solved, so that an interrupted run can go on
-(``--resume``) and a deal is never solved twice.
+(``--resume``) and a deal is never solved twice.  ``table``, ``play`` and ``leads`` take
+``--scheduler ADDRESS`` (or ``local:N``) to solve on a Dask cluster instead, with the same
+output (:mod:`ddsolver.cli._cluster`, :mod:`ddsolver.cluster`).
 
 :func:`main` builds the parser and turns exceptions into exit statuses; it is the console
 script ``ddsolver`` and ``python -m ddsolver``.

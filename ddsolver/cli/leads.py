@@ -38,6 +38,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import replace
 from typing import TextIO, cast
 
@@ -61,6 +62,7 @@ from ..boards import label_of, located
 from ..formats.leads import LeadsWriter
 from ..leads import CRITERIA, DEAL_CHUNK, LeadReport, analyse_leads, breaks, draw_seed, table_lead
 from ..solver import DEFAULT_TT_MB, Solver
+from ._cluster import add_scheduler_option, scheduler_client
 from ._common import (
     FAILED,
     INTERRUPTED,
@@ -95,6 +97,7 @@ examples:
       --east "hcp<=5" --sort p_set --format json --save-deals leads.pbn
   ddsolver leads data/played.pbn --samples 200 --seed 1 --format csv
   ddsolver leads data/auctions.pbn --samples 100 --seed 1 --system my-system.toml
+  ddsolver leads data/auctions.pbn --samples 10000 --seed 1 --scheduler tcp://10.0.0.5:8786
 
 constraint syntax (comma = and; "or" binds tighter; "not" negates one term):
   15-17 hcp   12+ hcp   hcp>=12   hcp<=10   5+ spades   4-5 hearts   spades>=4
@@ -170,6 +173,7 @@ def add_parser(commands: argparse._SubParsersAction,
                         f"{DEAL_CHUNK} deals, or --batch with --stop-z) before giving up on "
                         "rare constraints (seconds, more than 0; default 60)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_scheduler_option(p)
     p.set_defaults(run=run)
     return p
 
@@ -326,7 +330,8 @@ def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
                              tt_mb=args.tt_mb, max_seconds=args.max_seconds,
                              max_attempts=MAX_ATTEMPTS,
                              keep_deals=False, on_games=_deal_writer(args, event),
-                             progress=bar.update if bar is not None else None)
+                             progress=bar.update if bar is not None else None,
+                             client=getattr(args, "client", None))
     finally:
         if bar is not None:
             bar.close()
@@ -704,8 +709,10 @@ def run(args: argparse.Namespace) -> int:
             if not fp.closed:
                 fp.close()
 
+    cluster = ExitStack()  # the Dask client of --scheduler, closed at the end
     try:
         _check_options(args)
+        args.client = cluster.enter_context(scheduler_client(args))
         if args.output and args.save_deals and \
                 os.path.abspath(args.output) == os.path.abspath(args.save_deals):
             raise UsageError("-o and --save-deals name the same file")
@@ -754,3 +761,4 @@ def run(args: argparse.Namespace) -> int:
         return INTERRUPTED
     finally:
         close_files()
+        cluster.close()

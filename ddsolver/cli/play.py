@@ -25,6 +25,7 @@ import sys
 from ..boards import Analysed, Inputs, analyse_boards, played_boards
 from ..formats.play import WRITERS
 from ._batch import Batch, add_batch_options
+from ._cluster import add_scheduler_option, scheduler_client
 from ._common import PROG
 
 __all__ = ["add_parser", "run"]
@@ -35,6 +36,7 @@ examples:
   ddsolver play data/played.pbn --format json -o analysis.json
   ddsolver play session.pbn --jobs 2 --quiet
   ddsolver play big.pbn --format json -o big.json --db big.sqlite --resume   # after Ctrl-C
+  ddsolver play big.pbn --format json -o big.json --db big.sqlite --scheduler local:4
 
 Each board with a Contract, a Declarer and a Play section is followed card by card: the
 DD column is declarer's side's double-dummy tricks (tricks won so far included) after
@@ -60,6 +62,7 @@ def add_parser(commands: argparse._SubParsersAction,
                         help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write the analysis to FILE instead of standard output")
+    add_scheduler_option(parser)
     add_batch_options(parser, store="play analyses")
     parser.set_defaults(run=run)
     return parser
@@ -67,7 +70,8 @@ def add_parser(commands: argparse._SubParsersAction,
 
 def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver play`` on parsed arguments; the exit status."""
-    with Batch(args, args.output, kind="traces", count_tag=b"[Play ") as batch:
+    with scheduler_client(args) as client, \
+            Batch(args, args.output, kind="traces", count_tag=b"[Play ") as batch:
         inputs = Inputs(args.files, batch.report, warn=batch.warn)
         writer = WRITERS[args.format](batch.out)
 
@@ -75,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
             writer.write(item.board, item.analysis)
 
         batch.run(analyse_boards(played_boards(inputs, batch.report), jobs=batch.jobs,
-                                 tt_mb=args.tt_mb, report=batch.report, store=batch.store),
+                                 tt_mb=args.tt_mb, report=batch.report, store=batch.store,
+                                 client=client),
                   write, begin=writer.begin, end=writer.end)
     if not args.quiet:
         done, failed, store = batch.done, batch.failed, batch.store

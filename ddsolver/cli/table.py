@@ -17,6 +17,7 @@ import sys
 from ..boards import Inputs, Solved, board_par, solve_boards
 from ..formats.table import WRITERS
 from ._batch import Batch, add_batch_options
+from ._cluster import add_scheduler_option, scheduler_client
 
 __all__ = ["add_parser", "run"]
 
@@ -28,6 +29,7 @@ examples:
   ddsolver table big.pbn --format json --jobs 2 --quiet > tables.json
   ddsolver table big.pbn --format csv -o big.csv --db big.sqlite
   ddsolver table big.pbn --format csv -o big.csv --db big.sqlite --resume   # after Ctrl-C
+  ddsolver table big.pbn --format csv -o big.csv --db big.sqlite --scheduler tcp://10.0.0.5:8786
 
 Par is worked out for every full deal from its Dealer and Vulnerable tags (or, without
 them, from the board number).  --format pbn gives each input file back byte for byte
@@ -63,6 +65,7 @@ def add_parser(commands: argparse._SubParsersAction,
                         help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write the results to FILE instead of standard output")
+    add_scheduler_option(parser)
     add_batch_options(parser)
     parser.set_defaults(run=run)
     return parser
@@ -71,7 +74,8 @@ def add_parser(commands: argparse._SubParsersAction,
 def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver table`` on parsed arguments; the exit status."""
     writer_class = WRITERS[args.format]
-    with Batch(args, args.output, binary=writer_class.binary) as batch:
+    with scheduler_client(args) as client, \
+            Batch(args, args.output, binary=writer_class.binary) as batch:
         inputs = Inputs(args.files, batch.report, warn=batch.warn,
                         keep_unsolvable=writer_class.keeps_unsolvable)
         writer = writer_class(batch.bout if writer_class.binary else batch.out, inputs)
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             writer.write(board, table, None if table is None else board_par(board, table))
 
         batch.run(solve_boards(inputs.boards(), jobs=batch.jobs, tt_mb=args.tt_mb,
-                               store=batch.store),
+                               store=batch.store, client=client),
                   write, begin=writer.begin, end=writer.end)
     if not args.quiet:
         print(batch.summary("solved", without_par=inputs.without_par), file=sys.stderr)

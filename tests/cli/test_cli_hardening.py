@@ -130,8 +130,11 @@ class _FakePool:
 
 def test_leads_deals_and_solves_a_chunk_at_a_time(monkeypatch):
     """A large sample is dealt in chunks of DEAL_CHUNK deals, each solved before the next is
-    dealt (so memory does not grow with --samples), and the deals are those of dealing the
-    whole sample in one go."""
+    dealt (so memory does not grow with --samples), and the deals are those of dealing each
+    block of DEAL_CHUNK deals in one go from its own stream (ddsolver.lead_chunks: the seed's
+    own for the first, its SeedSequence children after)."""
+    import numpy as np
+
     from cardgames.sampling import Sampler
     from ddsolver import analyse_leads
     monkeypatch.setattr(leads_module, "_Pool", _FakePool)
@@ -140,7 +143,10 @@ def test_leads_deals_and_solves_a_chunk_at_a_time(monkeypatch):
     report = analyse_leads("KQ72.J83.T94.A65", "4S", "S", samples=n, seed=5,
                            constraints={"N": "10+ hcp"})
     assert report.samples == n and max(_FakePool.sizes) == leads_module.DEAL_CHUNK
-    whole = Sampler({"W": "KQ72.J83.T94.A65"}, {"N": "10+ hcp"}, seed=5).sample(n)
+    children = np.random.SeedSequence(5).spawn(2)
+    whole = [d for seed, size in ((5, 1000), (children[0], 1000), (children[1], 7))
+             for d in Sampler({"W": "KQ72.J83.T94.A65"}, {"N": "10+ hcp"}, seed=seed)
+             .sample(size)]
     assert list(report.deals) == whole
 
 

@@ -1,0 +1,528 @@
+"""Past one machine: batch tables, play analysis and Monte-Carlo lead analysis on a Dask
+cluster (``dask.distributed``), the optional extra ``pip install 'ddsolver[dask]'``.
+
+Nothing here imports Dask until a cluster is asked for: :func:`connect` (``--scheduler``
+on the command line) and the ``client=`` of :func:`ddsolver.dd_tables`,
+:func:`ddsolver.iter_dd_tables`, :func:`ddsolver.boards.solve_boards`,
+:func:`ddsolver.boards.analyse_boards` and :func:`ddsolver.analyse_leads` bring it in.
+
+How a run goes.  Work leaves the one client process in chunks, larger as the cluster has
+more worker threads (:func:`chunk_size`); each task
+runs on a worker thread, which keeps a :class:`~ddsolver.Solver` of its own from task to
+task (:func:`_solvers`), and only small things travel: a deal is 16 rank masks, a table 20
+numbers.  At most :func:`window` chunks are in flight (a few per worker thread), so a file
+of ten million boards sits neither in the client's memory nor in the scheduler's; the
+results come back to the client, which puts them in input order, saves them in the
+results store as they arrive and writes them through the usual writers.  The answers do
+not depend on the number of workers or the chunk size.
+
+Faults.  The scheduler runs again elsewhere a task whose worker died (Dask's own
+bookkeeping; a task that kills ``distributed.scheduler.allowed-failures`` workers in a
+row fails the run); the client waits on results in input order, so the output is complete
+and the same.  A client interrupted keeps what has arrived in the store.  A scheduler that
+cannot be reached is one :class:`ClusterError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from .pool import SolverPool
+from .solver import DEFAULT_TT_MB, DDTable, _batch_masks, check_tt_mb
+
+if TYPE_CHECKING:
+    from .boards import Analysed, Board, PlayedBoard, Solved
+    from .store import ResultStore
+
+__all__ = ["ClusterError", "connect", "parse_scheduler", "window", "ordered_map",
+           "iter_tables", "solve_boards", "analyse_boards", "chunk_size", "THREADS_PER_BOARD",
+           "THREADS_PER_DEAL", "MIN_DEALS", "MAX_CHUNK", "TASKS_PER_THREAD", "HELD_PER_LIMIT"]
+
+#: The size of a task grows with the cluster: one board of a batch of tables (or of
+#: ``ddsolver play``) per :data:`THREADS_PER_BOARD` worker threads, at least one.  A table
+#: takes a few hundred milliseconds; the scheduler, a few milliseconds a task at most
+#: (bench/bench_cluster.py measures both), so on a small cluster one board a task costs
+#: about 1% and spreads the work evenly to the last board, while on 1,000 worker threads
+#: 125 boards a task keep the scheduler's load flat as the cluster grows.
+THREADS_PER_BOARD = 8
+#: The same for a lead analysis's sampled deals, which take a quarter of a table's time,
+#: at least :data:`MIN_DEALS` a task (a task deals its block's deals before its own, or
+#: goes on from its thread's last chunk).
+THREADS_PER_DEAL = 2
+MIN_DEALS = 4
+#: The most items a task holds, however large the cluster.
+MAX_CHUNK = 1000
+#: Tasks in flight per worker thread of the cluster: enough that no worker waits for the
+#: client between two tasks, few enough that memory stays flat.
+TASKS_PER_THREAD = 2
+#: Units waiting for their turn to be written (done, behind one still running), as a
+#: multiple of the tasks in flight: a slow chunk holds the rest back only so far.
+HELD_PER_LIMIT = 4
+
+
+class ClusterError(ValueError):
+    """No cluster to work on: Dask is not installed, the ``--scheduler`` text is not an
+    address, or the scheduler cannot be reached.  The message names the address."""
+
+
+# ---- the client -------------------------------------------------------------------------
+
+def parse_scheduler(text: str) -> tuple[str, int | None]:
+    """``("local", N)`` for ``local:N`` (a cluster of N worker processes started for the
+    run), or ``(address, None)`` for the address of a running scheduler
+    (``tcp://10.0.0.5:8786``, ``10.0.0.5:8786``).
+
+    >>> parse_scheduler("local:2"), parse_scheduler("tcp://10.0.0.5:8786")
+    (('local', 2), ('tcp://10.0.0.5:8786', None))
+
+    :raises ClusterError: for ``local:`` without a whole number of at least 1, or an empty
+        address.
+    """
+    text = text.strip()
+    if text.lower().startswith("local:"):
+        count = text[len("local:"):].strip()
+        if not count.isdigit() or int(count) < 1 or len(count) > 4:
+            raise ClusterError(f"--scheduler {text!r}: local:N needs N, the number of worker "
+                               "processes, a whole number of at least 1")
+        return "local", int(count)
+    if not text:
+        raise ClusterError("--scheduler needs an address such as tcp://10.0.0.5:8786, or "
+                           "local:N")
+    return text, None
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError("a Dask cluster needs the dask extra: pip install "
+                           "'ddsolver[dask]'") from None
+    return distributed
+
+
+class Connection:
+    """A :class:`distributed.Client` and, for ``local:N``, the cluster started for it;
+    :meth:`close` ends both (a cluster that was already running is left running)."""
+
+    def __init__(self, client: Any, cluster: Any = None):
+        self.client = client
+        self.cluster = cluster
+
+    def close(self) -> None:
+        try:
+            self.client.close()
+        finally:
+            if self.cluster is not None:
+                self.cluster.close()
+
+    def __enter__(self) -> Connection:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def connect(scheduler: str, *, timeout: float | str | None = None) -> Connection:
+    """A client of the scheduler at ``scheduler`` (or, for ``local:N``, of a cluster of N
+    worker processes of one thread each, started now and ended with the connection).
+    ``timeout`` is how long to try to reach the scheduler (default: Dask's setting
+    ``distributed.comm.timeouts.connect``).
+
+    :raises ClusterError: without Dask, for a malformed ``scheduler``, or if the scheduler
+        cannot be reached (the message names it and says why).
+    """
+    address, workers = parse_scheduler(scheduler)
+    distributed = _distributed()
+    if workers is not None:
+        # Worker processes, not threads: the point is to run as a real cluster would.
+        # Its workers' log lines (a task cancelled by Ctrl-C) are Dask's business, and
+        # Ctrl-C is the client's: the workers (and the processes their nannies start
+        # later) are started with SIGINT ignored, so that a Ctrl-C at the terminal, sent to
+        # every process of the group, stops the client alone, which then ends them.
+        with _sigint_ignored():
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                               processes=True, dashboard_address=":0",
+                                               silence_logs=logging.ERROR)
+        try:
+            client = distributed.Client(cluster, set_as_default=False)
+            client.wait_for_workers(workers, timeout=120)  # chunk sizes count their threads
+            return Connection(client, cluster)
+        except BaseException:
+            cluster.close()
+            raise
+    try:
+        extra = {} if timeout is None else {"timeout": timeout}
+        client = distributed.Client(address, set_as_default=False, **extra)
+    except (OSError, TimeoutError, ValueError) as err:
+        # OSError covers distributed's CommClosedError as its own TimeoutError does not.
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+    return Connection(client)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _threads(client: Any) -> int:
+    try:
+        return max(1, sum(client.nthreads().values()))
+    except Exception:  # a scheduler going away: the run's own calls will say so
+        return 1
+
+
+def window(client: Any) -> int:
+    """Tasks in flight for ``client``'s cluster: :data:`TASKS_PER_THREAD` per worker
+    thread (at least 2, also while no worker has joined yet)."""
+    return max(2, TASKS_PER_THREAD * _threads(client))
+
+
+def chunk_size(client: Any, threads_per_item: int = THREADS_PER_BOARD,
+               chunk: int | None = None, least: int = 1) -> int:
+    """Items a task for ``client``'s cluster: ``chunk`` if given (checked), else one per
+    ``threads_per_item`` worker threads, ``least`` to :data:`MAX_CHUNK`.
+
+    :raises ValueError: for a ``chunk`` that is not a whole number of at least 1.
+    """
+    if chunk is not None:
+        if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+            raise ValueError(f"chunk must be a whole number of at least 1, got {chunk!r}")
+        return chunk
+    return min(MAX_CHUNK, max(least, -(-_threads(client) // threads_per_item)))
+
+
+# ---- on the workers ---------------------------------------------------------------------
+
+_POOLS: dict[int, SolverPool] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _solvers(tt_mb: int) -> SolverPool:
+    """This worker process's solvers of ``tt_mb`` MB, one per worker thread, kept from task
+    to task (a transposition table is allocated once per thread, not once per task)."""
+    with _POOLS_LOCK:
+        pool = _POOLS.get(tt_mb)
+        if pool is None:
+            pool = _POOLS[tt_mb] = SolverPool(tt_mb)
+        return pool
+
+
+def _tables_task(masks: Sequence[tuple[int, ...]], tt_mb: int) -> list[tuple[int, ...]]:
+    """Task: the tables of deals given as 16 rank masks, each as its 20 numbers."""
+    solver = _solvers(tt_mb).solver()
+    return [tuple(v for row in solver._table(m).rows for v in row) for m in masks]
+
+
+def _traces_task(plays: Sequence[tuple[tuple[int, ...], int, int, str]], tt_mb: int
+                 ) -> list[list[int] | str]:
+    """Task: declarer's side's tricks before and after each card of each play (deal as
+    masks, strain, leader, the cards as text ``"SA S2 ..."``), or the reason the solver
+    refused it."""
+    from cardgames.cards import Seat, Strain
+    from cardgames.errors import CardgamesError
+    from cardgames.hands import Deal, Hand
+
+    from .analysis import analyse_play
+    solver = _solvers(tt_mb).solver()
+    out: list[list[int] | str] = []
+    for masks, strain, leader, cards in plays:
+        deal = Deal(tuple(Hand(masks[4 * s:4 * s + 4]) for s in range(4)))
+        try:
+            out.append(analyse_play(deal, Strain(strain), Seat(leader), cards,
+                                    solver=solver).tricks)
+        except CardgamesError as err:
+            out.append(str(err))
+    return out
+
+
+# ---- in input order, a bounded number in flight -------------------------------------------
+
+def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any | None], *,
+                on_result: Callable[[Any, Any], None] | None = None,
+                limit: int | None = None) -> Iterator[tuple[Any, Any]]:
+    """``(unit, result)`` for every unit, in input order; ``submit(unit)`` sends a unit's
+    task (a future) or returns None for a unit that needs none (its result is None).
+    At most ``limit`` (default :func:`window`) tasks are in flight, and at most
+    :data:`HELD_PER_LIMIT` times as many units wait (done, behind one still running), so
+    ``units`` is read only that far ahead.  ``on_result(unit, result)`` is called for each
+    task as soon as it finishes, in whatever order (to save it at once); closing the
+    iterator cancels what is still in flight.
+
+    A task's error is raised here, when its unit's turn comes.
+    """
+    distributed = _distributed()
+    limit = limit or window(client)
+    queue: deque[list[Any]] = deque()  # [unit, future or None, result, result known]
+    running: dict[Any, list[Any]] = {}  # future -> its queue entry
+
+    def settle(block: bool) -> None:
+        try:
+            if block and running:
+                with client.as_current():  # wait() asks for its client; ours, not a default
+                    distributed.wait(list(running), return_when="FIRST_COMPLETED")
+            done = [f for f in running if f.done()]
+            results = [f.result() if f.status == "finished" else None for f in done]
+        except (OSError, asyncio.CancelledError, TimeoutError) as err:
+            raise _cluster_failure(err) from err
+        for future, result in zip(done, results):
+            entry = running.pop(future)
+            if future.status == "finished":
+                entry[2], entry[3] = result, True
+                if on_result is not None:
+                    on_result(entry[0], entry[2])
+            else:
+                entry[3] = True  # raised when its turn comes
+
+    def ready() -> Iterator[tuple[Any, Any]]:
+        while queue and queue[0][3]:
+            unit, future, result, _ = queue.popleft()
+            if future is not None and future.status != "finished":
+                try:
+                    future.result()  # raises the task's error
+                except (Exception, asyncio.CancelledError) as err:
+                    raise _cluster_failure(err) from err
+            yield unit, result
+
+    try:
+        for unit in units:
+            try:
+                future = submit(unit)
+            except (OSError, asyncio.CancelledError) as err:
+                raise _cluster_failure(err) from err
+            entry = [unit, future, None, future is None]
+            queue.append(entry)
+            if future is not None:
+                running[future] = entry
+            settle(False)
+            yield from ready()
+            # Bounded: tasks in flight, and results held back behind a slow one.
+            while len(running) >= limit or len(queue) >= HELD_PER_LIMIT * limit:
+                settle(True)
+                yield from ready()
+        while queue:
+            settle(True)
+            yield from ready()
+    finally:
+        if running:
+            try:
+                client.cancel(list(running))
+            except Exception:  # the client or the scheduler is going away
+                pass
+
+
+def _cluster_failure(err: BaseException) -> BaseException:
+    """``err`` as a :class:`ClusterError` when it is the cluster's failure (the scheduler
+    gone, a task that killed worker after worker, a task cancelled), as it is otherwise (a
+    task's own error: a bad deal, constraints too rare)."""
+    if isinstance(err, (OSError, asyncio.CancelledError)) or \
+            type(err).__module__.split(".")[0] == "distributed":
+        reason = str(err).splitlines()[0] if str(err) else ""
+        return ClusterError(f"the Dask cluster failed: {type(err).__name__}"
+                            f"{': ' + reason if reason else ''}")
+    return err
+
+
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    it = iter(items)
+    while True:
+        chunk = list(islice(it, size))
+        if not chunk:
+            return
+        yield chunk
+
+
+def _table_of(numbers: Sequence[int]) -> DDTable:
+    return DDTable(tuple(tuple(numbers[5 * d:5 * d + 5]) for d in range(4)))
+
+
+# ---- tables ------------------------------------------------------------------------------
+
+def iter_tables(deals: Iterable[Any], client: Any, *, tt_mb: int = DEFAULT_TT_MB,
+                chunk: int | None = None) -> Iterator[tuple[int, DDTable]]:
+    """``(index, table)`` of every deal, solved on ``client``'s cluster ``chunk`` deals a
+    task (default: :func:`chunk_size`), in input order (what
+    :func:`ddsolver.iter_dd_tables` gives with ``client=``).
+
+    :raises DealError: / :raises ParseError: for a bad deal (with its index), raised when
+        it is read.
+    """
+    tt_mb = check_tt_mb(tt_mb)
+    chunk = chunk_size(client, THREADS_PER_BOARD, chunk)
+
+    def units() -> Iterator[tuple[int, list[tuple[int, ...]]]]:
+        start = 0
+        for part in _chunks(deals, chunk):
+            yield start, [_batch_masks(start + i, d) for i, d in enumerate(part)]
+            start += len(part)
+
+    for (start, _), numbers in ordered_map(
+            client, units(), lambda u: client.submit(_tables_task, u[1], tt_mb, pure=False)):
+        for i, row in enumerate(numbers):
+            yield start + i, _table_of(row)
+
+
+@dataclass
+class _TableUnit:
+    boards: list[Board]
+    keys: list[str | None]
+    ready: dict[str, tuple[DDTable, bool]]   # key -> (table, from the store)
+    todo: list[str]                          # keys this unit's task solves
+    waits: dict[str, _TableUnit]             # key -> the earlier unit in flight solving it
+    tables: dict[str, DDTable] | None = None  # this unit's solved tables, once back
+
+
+def solve_boards(boards: Iterable[Board], client: Any, *, tt_mb: int = DEFAULT_TT_MB,
+                 store: ResultStore | None = None,
+                 chunk: int | None = None) -> Iterator[Solved]:
+    """:func:`ddsolver.boards.solve_boards` on a cluster: the same :class:`Solved` items in
+    the same order.  Deals found in ``store``, among the latest
+    :data:`~ddsolver.boards.RECENT_DEALS` deals or in flight already are not sent; a table
+    goes to the store as soon as its task is back (committed within a second, and by the
+    caller on an interrupt)."""
+    from .boards import RECENT_DEALS, Solved
+    from .store import deal_key
+    tt_mb = check_tt_mb(tt_mb)
+    chunk = chunk_size(client, THREADS_PER_BOARD, chunk)
+    recent: OrderedDict[str, tuple[DDTable, bool]] = OrderedDict()
+    flying: dict[str, _TableUnit] = {}   # key -> the unit in flight solving it
+
+    def remember(key: str, table: DDTable, stored: bool) -> None:
+        recent[key] = (table, stored)
+        recent.move_to_end(key)
+        if len(recent) > RECENT_DEALS:
+            recent.popitem(last=False)
+
+    def units() -> Iterator[_TableUnit]:
+        for part in _chunks(boards, chunk):
+            keys = [None if b.deal is None else deal_key(b.deal) for b in part]
+            ready: dict[str, tuple[DDTable, bool]] = {}
+            waits: dict[str, _TableUnit] = {}
+            for key in keys:
+                if key is not None and key in recent:
+                    ready[key] = recent[key]
+                elif key is not None and key in flying:
+                    waits[key] = flying[key]
+            if store is not None:
+                found = store.tables(k for k in keys
+                                     if k is not None and k not in ready and k not in waits)
+                ready.update((k, (t, True)) for k, t in found.items())
+            todo = list(dict.fromkeys(k for k in keys if k is not None and k not in ready
+                                      and k not in waits))
+            unit = _TableUnit(part, keys, ready, todo, waits)
+            for key in todo:
+                flying[key] = unit
+            yield unit
+
+    def submit(unit: _TableUnit) -> Any:
+        if not unit.todo:
+            return None
+        deals = {k: b.deal for k, b in zip(unit.keys, unit.boards) if k in unit.todo}
+        masks = [_batch_masks(0, deals[k]) for k in unit.todo]  # type: ignore[arg-type]
+        return client.submit(_tables_task, masks, tt_mb, pure=False)
+
+    def arrived(unit: _TableUnit, numbers: list[tuple[int, ...]]) -> None:
+        unit.tables = {k: _table_of(n) for k, n in zip(unit.todo, numbers)}
+        for key, table in unit.tables.items():
+            if flying.get(key) is unit:
+                del flying[key]
+            remember(key, table, False)
+            if store is not None:
+                store.put_table(key, table)
+        if store is not None:
+            store.maybe_commit()
+
+    for unit, _ in ordered_map(client, units(), submit, on_result=arrived):
+        for board, key in zip(unit.boards, unit.keys):
+            if key is None:
+                yield Solved(board, None)
+                continue
+            if key in unit.ready:
+                table, stored = unit.ready[key]
+            elif unit.tables is not None and key in unit.tables:
+                table, stored = unit.tables[key], False
+            else:  # solved by an earlier unit, which is out already (input order)
+                tables = unit.waits[key].tables
+                assert tables is not None
+                table, stored = tables[key], False
+            yield Solved(board, table, stored)
+    if store is not None:
+        store.commit()
+
+
+# ---- play analysis -----------------------------------------------------------------------
+
+def analyse_boards(boards: Iterable[PlayedBoard], client: Any, *,
+                   tt_mb: int = DEFAULT_TT_MB, report: Callable[[str], None],
+                   store: ResultStore | None = None,
+                   chunk: int | None = None) -> Iterator[Analysed]:
+    """:func:`ddsolver.boards.analyse_boards` on a cluster: the same :class:`Analysed` items
+    in the same order, the same boards reported.  Traces found in ``store`` are not sent;
+    new ones are saved there as their tasks come back."""
+    from cardgames.errors import CardgamesError
+
+    from .boards import Analysed, analysis_from_trace, label_of, located, trace_key
+    from .solver import _masks
+    tt_mb = check_tt_mb(tt_mb)
+    chunk = chunk_size(client, THREADS_PER_BOARD, chunk)
+
+    def units() -> Iterator[tuple[list[PlayedBoard], list[Any], dict[Any, list[int]]]]:
+        for part in _chunks(boards, chunk):
+            keys = [trace_key(b) for b in part] if store is not None else []
+            stored = store.traces(keys) if store is not None else {}
+            yield part, keys, stored
+
+    def todo(unit: tuple[list[PlayedBoard], list[Any], dict[Any, list[int]]]) -> list[int]:
+        part, keys, stored = unit
+        return [i for i in range(len(part)) if store is None or keys[i] not in stored]
+
+    def submit(unit: tuple[list[PlayedBoard], list[Any], dict[Any, list[int]]]) -> Any:
+        part = unit[0]
+        plays = []
+        for i in todo(unit):
+            game, contract = part[i].game, part[i].contract
+            plays.append((_masks(game.deal), int(contract.strain),  # type: ignore[arg-type]
+                          int(contract.declarer.lho),  # type: ignore[union-attr]
+                          " ".join(str(c) for c in game.play)))
+        return client.submit(_traces_task, plays, tt_mb, pure=False) if plays else None
+
+    def arrived(unit: tuple[list[PlayedBoard], list[Any], dict[Any, list[int]]],
+                results: list[list[int] | str]) -> None:
+        if store is None:
+            return
+        for i, trace in zip(todo(unit), results):
+            if not isinstance(trace, str):
+                store.put_trace(unit[1][i], trace)
+        store.maybe_commit()
+
+    for unit, results in ordered_map(client, units(), submit, on_result=arrived):
+        part, keys, stored = unit
+        solved = dict(zip(todo(unit), results or []))
+        for i, board in enumerate(part):
+            if i not in solved:
+                yield Analysed(board, analysis_from_trace(board, stored[keys[i]]), True)
+                continue
+            trace = solved[i]
+            if isinstance(trace, str):
+                report(located(CardgamesError(trace), board.source, board.line,
+                               label_of(board.game)))
+                continue
+            yield Analysed(board, analysis_from_trace(board, trace), False)
+    if store is not None:
+        store.commit()
