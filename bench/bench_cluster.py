@@ -34,7 +34,6 @@ import logging
 import os
 import pickle
 import platform
-import random
 import subprocess
 import sys
 import tempfile
@@ -52,9 +51,6 @@ def die(message: str, status: int = 2) -> None:
 
 
 try:
-    from cardgames.cards import ALL_CARDS
-    from cardgames.hands import Deal, Hand
-    from cardgames.scoring import board_dealer, board_vulnerability
     from ddsolver import analyse_leads, cli
     from ddsolver import cluster as ddcluster
     from ddsolver.solver import _masks
@@ -65,25 +61,9 @@ try:
 except ImportError:
     die("Dask is needed: pip install -e '.[dask]'")
 
-
-def random_deals(n: int, seed: int) -> list[Deal]:
-    rng = random.Random(seed)
-    deals = []
-    for _ in range(n):
-        cards = list(ALL_CARDS)
-        rng.shuffle(cards)
-        deals.append(Deal(tuple(Hand.from_cards(cards[i * 13:(i + 1) * 13]) for i in range(4))))
-    return deals
-
-
-def write_pbn(deals: list[Deal], path: Path) -> None:
-    with path.open("w") as fp:
-        fp.write("% PBN 2.1\n")
-        for board, deal in enumerate(deals, 1):
-            dealer = board_dealer(board)
-            fp.write(f'[Board "{board}"]\n[Dealer "{dealer.letter}"]\n'
-                     f'[Vulnerable "{board_vulnerability(board)}"]\n'
-                     f'[Deal "{deal.to_pbn(dealer)}"]\n\n')
+# The same seeded deals and PBN file as bench_cli.py (this directory is on sys.path when a
+# bench script runs).
+from bench_cli import random_deals, write_pbn  # noqa: E402
 
 
 def run_table(pbn: Path, out: Path, *extra: str) -> float:
