@@ -222,7 +222,8 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
     """Ordering scores for the 2nd, 3rd and 4th cards of a trick.
 
     Second hand: win cheaply when third hand cannot beat the card; low when
-    partner (fourth hand) wins anyway; otherwise cover, first with a card that
+    partner (fourth hand) wins anyway, or when the card is below third hand's lowest
+    or partner's lowest (it makes no difference); otherwise cover, first with a card that
     forces third hand's top card (a ruff third hand can overruff counts so).
     Third hand: play low under partner's sure winner; win as cheaply as is safe;
     else force fourth hand's top card.  Fourth hand wins as cheaply as possible
@@ -242,7 +243,7 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
     cdef int dv[4]
     cdef Move *m
     cdef bint pd_wins = False       # 2nd hand: partner's top card will win the trick
-    cdef uint32_t o3, p4, opp_ls
+    cdef uint32_t o3 = 0, p4 = 0, opp_ls = 0
     # The opponent still to play after the 2nd or 3rd hand (the 3rd or 4th hand):
     # its highest card of the led suit, whether it can ruff a card of the led suit,
     # and its highest trump if it is void in the led suit.
@@ -305,6 +306,10 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
                     m.weight = 30 - low
                 elif safe:
                     m.weight = 80 - low
+                elif s == ls and ((opp_ls and dd_lobit(opp_ls) > r) or (p4 and dd_lobit(p4) > r)):
+                    # Below third hand's lowest card (or partner's): covering changes
+                    # nothing, so it counts as a low card (DDS has the same rule).
+                    m.weight = 50 - low
                 elif is_void or forces(c, opp, ls, r):
                     m.weight = 65 - low
                 else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-SIGNATURE = 18470573
+SIGNATURE = 17975244
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "signature.py"
 
