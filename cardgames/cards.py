@@ -11,13 +11,14 @@ ranks 2..14 (ace = 14).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 
 from .errors import ParseError
 
 __all__ = ["Seat", "Suit", "Strain", "Rank", "Card", "SeatLike", "StrainLike", "SuitLike",
-           "CardLike"]
+           "CardLike", "runs"]
 
 
 class Seat(IntEnum):
@@ -340,3 +341,27 @@ SeatLike = Seat | int | str
 StrainLike = Strain | Suit | int | str
 SuitLike = Suit | Strain | int | str
 CardLike = Card | str
+
+
+def runs(cards: Iterable[Card], between: Callable[[Card], bool] = lambda card: False
+         ) -> list[tuple[Card, ...]]:
+    """``cards`` split into runs of equivalent cards: one suit, and every card ranked between
+    two neighbours of a run passes ``between`` (say, it is gone from play); highest first,
+    suits in the order S H D C.  With no ``between``, runs of touching ranks.
+
+    >>> ["/".join(map(str, r)) for r in runs(map(Card.parse, ["SK", "SQ", "S7", "DT", "D8"]))]
+    ['SK/SQ', 'S7', 'DT', 'D8']
+    """
+    out: list[tuple[Card, ...]] = []
+    run: list[Card] = []
+    for card in sorted(cards):
+        if run and run[-1].suit == card.suit and all(
+                between(Card(card.suit, Rank(r))) for r in range(card.rank + 1, run[-1].rank)):
+            run.append(card)
+            continue
+        if run:
+            out.append(tuple(run))
+        run = [card]
+    if run:
+        out.append(tuple(run))
+    return out

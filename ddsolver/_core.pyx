@@ -554,6 +554,14 @@ cdef class Core:
         self._use_deal(hands)
         return n
 
+    cdef int _load_play(self, tuple hands, int trump, int leader, const uint8_t *pp, int np,
+                        uint16_t *hm) except -1:
+        """_load_hands, then check the ``np`` cards played from the start (``pp``): legal in
+        order.  Returns the number of cards in each hand."""
+        cdef int n = self._load_hands(hands, hm)
+        check_played(hm, trump, leader, n, pp, np)
+        return n
+
     cdef void _use_deal(self, tuple hands):
         # Entries are valid for any deal (they are keyed by relative ranks),
         # but a new deal rarely reuses them: start fresh to keep chains short.
@@ -584,8 +592,7 @@ cdef class Core:
         cdef int np = len(played)
         cdef int hooked = self._enter()
         try:
-            n = self._load_hands(hands, hm)
-            check_played(hm, t, lead, n, pp, np)
+            n = self._load_play(hands, t, lead, pp, np, hm)
             with nogil:
                 load_position(self.c, hm, t, lead, n, <uint8_t *>pp, np, &ns_won)
                 if g < 0 and np == 0:
@@ -644,8 +651,7 @@ cdef class Core:
         cdef int np = len(played)
         cdef int hooked = self._enter()
         try:
-            n = self._load_hands(hands, hm)
-            check_played(hm, t, lead, n, pp, np)
+            n = self._load_play(hands, t, lead, pp, np, hm)
             with nogil:
                 load_position(self.c, hm, t, lead, n, <uint8_t *>pp, np, &ns_won)
                 self.c.ply = 0
@@ -671,8 +677,7 @@ cdef class Core:
         cdef int *totals = NULL
         cdef int hooked = self._enter()
         try:
-            n = self._load_hands(hands, hm)
-            check_played(hm, t, lead, n, pp, np)
+            n = self._load_play(hands, t, lead, pp, np, hm)
             out = [0] * (np + 1)
             totals = <int *>malloc((np + 1) * sizeof(int))
             if totals == NULL:
@@ -739,8 +744,7 @@ cdef class Core:
         cdef uint32_t g
         cdef int hooked = self._enter()
         try:
-            n = self._load_hands(hands, hm)
-            check_played(hm, t, lead, n, pp, np)
+            n = self._load_play(hands, t, lead, pp, np, hm)
             if np == 4 * n:
                 raise ValueError(f"the play is over ({np} of {4 * n} cards played): no card "
                                  "is left to score")

@@ -168,13 +168,12 @@ cdef int search(Ctx *c, int target) noexcept nogil:
     return search_fourth(c, target)
 
 
-cdef inline bint count_node(Ctx *c) noexcept nogil:
+cdef inline void count_node(Ctx *c) noexcept nogil:
     """Step 1 of both searches, after the arithmetic: count the node; now and then, see
     whether a stop was asked for (a Ctrl-C), and if so unwind the whole search."""
     c.nodes += 1
     if (c.nodes & STOP_CHECK_MASK) == 0 and dd_stop_wanted():
         dd_stop_unwind()
-    return True
 
 
 cdef int search_lead(Ctx *c, int target) noexcept nogil:

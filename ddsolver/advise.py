@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from cardgames.cards import Card, CardLike, Rank, Seat, SeatLike
+from cardgames.cards import Card, CardLike, Seat, SeatLike, runs
 from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, DealError, IllegalPlayError
 from cardgames.hands import Deal, Hand
@@ -236,21 +236,7 @@ def card_groups(view: View, cards: Iterable[Card]) -> list[tuple[Card, ...]]:
     hand = view.hands[view.to_move]
     done = len(view.played) - len(view.played) % 4  # the trick in progress still counts
     gone = set(view.played[:done]) | {c for c in _all_cards() if c not in view.deck}
-    out: list[tuple[Card, ...]] = []
-    run: list[Card] = []
-    for c in sorted(cards):
-        between = [Card(c.suit, Rank(r)) for r in range(c.rank + 1, run[-1].rank)] \
-            if run and run[-1].suit == c.suit else None
-        if between is not None and all(
-                x in gone or (hand is not None and x in hand) for x in between):
-            run.append(c)
-            continue
-        if run:
-            out.append(tuple(run))
-        run = [c]
-    if run:
-        out.append(tuple(run))
-    return out
+    return runs(cards, lambda x: x in gone or (hand is not None and x in hand))
 
 
 def _all_cards():

@@ -78,7 +78,7 @@ from typing import Any
 import numpy as np
 
 from cardgames import pbn
-from cardgames.cards import Card, CardLike, Seat, SeatLike
+from cardgames.cards import Card, CardLike, Seat, SeatLike, runs
 from cardgames.constraints import HCP, AllOf, Constraint, Length, Shape, as_constraint
 from cardgames.errors import CardgamesError, SamplingError
 from cardgames.hands import Deal, Hand
@@ -113,17 +113,7 @@ def lead_groups(hand: Hand | str) -> list[tuple[Card, ...]]:
     """
     if isinstance(hand, str):
         hand = Hand.from_pbn(hand)
-    groups: list[tuple[Card, ...]] = []
-    for s in range(4):
-        run: list[Card] = []
-        for card in hand.suit_cards(s):
-            if run and run[-1].rank - card.rank != 1:
-                groups.append(tuple(run))
-                run = []
-            run.append(card)
-        if run:
-            groups.append(tuple(run))
-    return groups
+    return runs(hand)
 
 
 # ---- the rows and the report ------------------------------------------------------------
