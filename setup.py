@@ -1,9 +1,18 @@
-"""Build the Cython core of ddsolver.  Metadata lives in pyproject.toml."""
+"""Build the Cython core of ddsolver.  Metadata lives in pyproject.toml.
+
+The compiler flags depend on the compiler, which is only known once the build starts, so
+they are chosen in build_ext (not when this file is read): gcc and clang get -O3, and
+-mpopcnt when the target is x86-64; MSVC gets /O2 (its popcount is an intrinsic, see
+ddsolver/_bits.pxd).  Wheels for macOS and Windows are built by cibuildwheel on a hosted
+CI (pyproject.toml's [tool.cibuildwheel], .github/workflows/wheels.yml).
+"""
 
 import os
 import platform
+import sys
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 try:
     from Cython.Build import cythonize
@@ -18,15 +27,50 @@ HOT_DIRECTIVES = {
     "initializedcheck": False,
 }
 
-extra_compile_args = ["-O3"]
-if platform.machine().lower() in ("x86_64", "amd64"):
-    # popcount is the core's most common operation; without this gcc calls a library routine.
-    extra_compile_args.append("-mpopcnt")
-if os.environ.get("DDSOLVER_NATIVE"):
-    extra_compile_args.append("-march=native")
 
-extensions = [
-    Extension("ddsolver._core", ["ddsolver/_core.pyx"], extra_compile_args=extra_compile_args),
-]
+def _target_machines() -> set[str]:
+    """The CPU architectures the extension is compiled for, lower case.
 
-setup(ext_modules=cythonize(extensions, compiler_directives=HOT_DIRECTIVES))
+    On macOS one machine can build for the other: cibuildwheel (like pip) says which in
+    ARCHFLAGS ("-arch arm64", or both arches for universal2).
+    """
+    if sys.platform == "darwin" and "-arch" in os.environ.get("ARCHFLAGS", ""):
+        words = os.environ["ARCHFLAGS"].split()
+        return {words[i + 1].lower() for i, word in enumerate(words[:-1]) if word == "-arch"}
+    return {platform.machine().lower()}
+
+
+def compile_args(compiler_type: str) -> list[str]:
+    """The optimisation flags for a compiler of distutils' type ("unix", "msvc", ...)."""
+    if compiler_type == "msvc":
+        # setuptools already passes /O2; say it here so that the choice is visible.
+        return ["/O2"]
+    args = ["-O3"]
+    if _target_machines() <= {"x86_64", "amd64"}:
+        # popcount is the core's most common operation; without this gcc calls a library
+        # routine.  (arm64 has a popcount instruction in its base set; gcc and clang
+        # reject -mpopcnt there.)
+        args.append("-mpopcnt")
+    if os.environ.get("DDSOLVER_NATIVE"):
+        args.append("-march=native")
+    return args
+
+
+class BuildExt(build_ext):
+    """build_ext with the flags of the compiler it found."""
+
+    def build_extensions(self) -> None:
+        compiler_type = self.compiler.compiler_type
+        for ext in self.extensions:
+            ext.extra_compile_args = compile_args(compiler_type) + list(ext.extra_compile_args or [])
+            if compiler_type == "msvc":
+                # The stop flag's thread-local pointer (_core.pyx) is C11's _Thread_local,
+                # which MSVC spells __declspec(thread).
+                ext.define_macros = [*ext.define_macros, ("_Thread_local", "__declspec(thread)")]
+        super().build_extensions()
+
+
+extensions = [Extension("ddsolver._core", ["ddsolver/_core.pyx"])]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=HOT_DIRECTIVES),
+      cmdclass={"build_ext": BuildExt})

@@ -29,7 +29,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-#: The package's version; pyproject.toml's ``version`` says the same (a test checks).
+#: The package's version, its one source: pyproject.toml reads it (setuptools, dynamic).
 __version__ = "0.1.0"
 
 #: Each public name and the module that defines it.

@@ -1,13 +1,27 @@
 # Bit helpers of the core, inline C: a holding is a rank mask (bit r for rank r), and
 # these are the operations the search does most.  hibit/lobit need a non-zero argument.
 # Also the table's allocator (huge pages on Linux).  Nothing here knows about bridge.
+# gcc and clang use their builtins, MSVC its intrinsics (the same instructions).
 
 cdef extern from *:
     """
+    #if defined(_MSC_VER) && !defined(__clang__)
+    /* MSVC (the Windows wheels) has no __builtin_*: its intrinsics do the same.  x64
+       only: __popcnt is the POPCNT instruction, as -mpopcnt gives gcc. */
+    #include <intrin.h>
+    #include <xmmintrin.h>
+    static __forceinline int dd_popcount(unsigned int x) { return (int)__popcnt(x); }
+    static __forceinline int dd_hibit(unsigned int x) {
+        unsigned long i; _BitScanReverse(&i, x); return (int)i; }
+    static __forceinline int dd_lobit(unsigned int x) {
+        unsigned long i; _BitScanForward(&i, x); return (int)i; }
+    #define dd_prefetch(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+    #else
     static inline int dd_popcount(unsigned int x) { return __builtin_popcount(x); }
     static inline int dd_hibit(unsigned int x) { return 31 - __builtin_clz(x); }
     static inline int dd_lobit(unsigned int x) { return __builtin_ctz(x); }
     #define dd_prefetch(p) __builtin_prefetch((const void *)(p))
+    #endif
 
     #include <stdlib.h>
     #if defined(__linux__)

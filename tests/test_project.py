@@ -11,13 +11,31 @@ import ddsolver
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_version_agrees_with_pyproject():
-    # (tomllib is Python 3.11+; the project supports 3.10, so read the one line.)
+def test_version_has_one_source():
+    # pyproject.toml writes no version of its own: setuptools takes ddsolver.__version__.
+    # (tomllib is Python 3.11+; the project supports 3.10, so read the lines.)
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    project = text[text.index("[project]"):]
-    version = re.search(r'^version = "([^"]+)"', project, re.MULTILINE)
-    assert version is not None
-    assert ddsolver.__version__ == version.group(1)
+    project = text[text.index("[project]"):text.index("\n[", text.index("[project]") + 1)]
+    assert re.search(r'^version\s*=', project, re.MULTILINE) is None
+    assert re.search(r'^dynamic = \[[^]]*"version"', project, re.MULTILINE)
+    assert re.search(r'^version = \{ attr = "ddsolver.__version__" \}', text, re.MULTILINE)
+    assert re.fullmatch(r"\d+\.\d+\.\d+", ddsolver.__version__)
+
+
+def test_version_agrees_with_installed_metadata(capsys):
+    # The installed metadata (what pip and importlib.metadata see), the package attribute
+    # and `ddsolver --version` say the same.  (The wheel's test, tests/test_wheel.py,
+    # checks the same three from an installed wheel.)
+    from importlib.metadata import version
+
+    from ddsolver.cli import main
+
+    assert version("ddsolver") == ddsolver.__version__
+    try:
+        main(["--version"])
+    except SystemExit as stop:
+        assert stop.code == 0
+    assert capsys.readouterr().out.strip() == f"ddsolver {ddsolver.__version__}"
 
 
 def test_packages_are_marked_typed():

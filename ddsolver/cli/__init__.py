@@ -83,8 +83,15 @@ reason), or no input file held a game, 2 a usage error,
 
 
 def _version() -> str:
-    from .. import __version__
-    return __version__
+    """The installed distribution's version (its metadata), which setuptools takes from
+    ``ddsolver.__version__``; that attribute itself when ddsolver is not installed (run
+    from a source tree on sys.path)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("ddsolver")
+    except PackageNotFoundError:
+        from .. import __version__
+        return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
