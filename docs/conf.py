@@ -26,7 +26,6 @@ version = release
 
 extensions = [
     "sphinx.ext.autodoc",
-    "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
     "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
@@ -46,8 +45,7 @@ html_static_path: list[str] = []
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": False}
-napoleon_google_docstring = False
-napoleon_numpy_docstring = True
+# The docstrings use Sphinx's own fields (:param:, :raises:), so no napoleon.
 
 # Docstrings refer to numpy and the standard library; no network at build time, so no
 # intersphinx inventories are fetched: references to them stay plain text.

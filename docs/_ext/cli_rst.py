@@ -77,7 +77,9 @@ def _help(action: argparse.Action, parser: argparse.ArgumentParser) -> str:
 def _parser_rst(parser: argparse.ArgumentParser, program: str, title: str, underline: str) -> list[str]:
     lines = [title, underline * len(title), ""]
     if parser.description:
-        lines += _literal(parser.description)
+        # Prose, wrapped by hand for the terminal: paragraphs here.
+        for paragraph in parser.description.strip().split("\n\n"):
+            lines += [escape(" ".join(paragraph.split())), ""]
     usage = parser.format_usage().removeprefix("usage: ")
     # argparse indents the continuation lines past "usage: "; the block has no such prefix.
     usage = "\n".join(line.removeprefix(" " * len("usage: ")) for line in usage.splitlines())
