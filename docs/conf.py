@@ -44,7 +44,7 @@ html_static_path: list[str] = []
 # as written (the Cython core's come from its embedded signatures, `embedsignature`).
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
-autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_default_options = {"members": True}
 # The docstrings use Sphinx's own fields (:param:, :raises:), so no napoleon.
 
 # Docstrings refer to numpy and the standard library; no network at build time, so no
