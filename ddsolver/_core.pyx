@@ -6,8 +6,8 @@ tricks?") driven by an MTD(f)-like loop that moves t until the bounds meet.
 North-South (seats 0 and 2) are MAX, East-West MIN; whoever won the last trick
 leads the next, so MAX and MIN do not simply alternate.
 
-One extension module, built from one file per concept (``include``d, so the search
-stays inlined):
+One extension module, built from one file per concept (pulled in with ``include``, so
+the search stays inlined)::
 
   _core.pxd       layouts: Move, Frame, the TT entry/block/header, Trick, Ctx
   _bits.pxd       bit helpers (popcount, highest/lowest bit, prefetch), inline C
