@@ -127,6 +127,11 @@ def _pair(p: tuple[float, float], digits: int, scale: float = 1.0) -> str:
     return f"{p[0] * scale:.{digits}f}\u2013{p[1] * scale:.{digits}f}"
 
 
+def _rate(x: float) -> str:
+    """A share as a percentage, three significant figures (as the text report writes it)."""
+    return f"{100 * x:.3g}%" if math.isfinite(x) else "-"
+
+
 def _card_html(card: Card) -> str:
     red = ' class="red"' if card.suit in RED_SUITS else ""
     rank = "10" if card.rank == 10 else str(card)[1:]
@@ -313,8 +318,7 @@ def _settings_html(report: LeadReport, level: str) -> str:
         ("Vulnerable", esc(report.vulnerability)),
         ("Deals sampled", f'<span class="samples">{report.samples}</span>'
          + (" (stopped early: the best lead was clear)" if report.stopped_early else "")),
-        ("Dealt", f"{report.attempts:,} (acceptance rate "
-         f"{_f(report.acceptance_rate, 3, scale=100) if report.acceptance_rate < 1 else '100'}%)"),
+        ("Dealt", f"{report.attempts:,} (acceptance rate {_rate(report.acceptance_rate)})"),
         ("Seed", esc(report.seed)),
         ("Best by", esc(report.criterion)),
         ("Intervals", f"{level} (z = {_f(report.z, 2)})"),
@@ -338,7 +342,7 @@ def _constraints_html(report: LeadReport) -> str:
             name = SEAT_NAME[Seat.parse(key)] if key in roles else key
             role = f" ({roles[key]})" if key in roles else ""
             rate = report.seat_rates.get(key)
-            alone = (f' <span class="rate">[alone {_f(rate, 3, scale=100)}% of deals]</span>'
+            alone = (f' <span class="rate">[alone {_rate(rate)} of deals]</span>'
                      if rate is not None else "")
             out.append(f"<li><b>{esc(name)}{role}</b>: {esc(text)}{alone}</li>")
         items = "".join(out)
