@@ -45,6 +45,9 @@ __all__ = ["report_html", "report_fragment", "LeadsHtmlWriter", "trick_counts"]
 # Colours: the contract beaten (the leader's side's success) and made.
 SET_COLOUR = "#c8102e"
 MADE_COLOUR = "#9aa3ad"
+# The line where the contract goes down and the chance to set, written: darker than the
+# bars, so the bars' colour on screen is the bars'.
+SET_TEXT_COLOUR = "#8a1020"
 
 # The chart's geometry, in SVG user units (1 unit = 1 CSS px at the default size).
 _W, _H = 320, 168
@@ -222,7 +225,7 @@ def _chart_svg(row: LeadRow, counts: np.ndarray, lo: int, hi: int, top: int, set
     if lo < set_at <= hi:   # where the contract starts to go down
         xs = _LEFT + (set_at - lo) * bw
         parts.append(f'<line class="set-line" x1="{n(xs)}" y1="{_TOP - 4}" x2="{n(xs)}" '
-                     f'y2="{n(base)}" stroke="{SET_COLOUR}" stroke-width="1" '
+                     f'y2="{n(base)}" stroke="{SET_TEXT_COLOUR}" stroke-width="1" '
                      'stroke-dasharray="3 2"/>')
     parts.append(f'<text x="{n(_LEFT + plot_w / 2)}" y="{_H - 4}" text-anchor="middle" '
                  "font-size=\"9.5\" fill=\"#555\">tricks for the leader's side</text>")
@@ -243,7 +246,7 @@ def _chart_svg(row: LeadRow, counts: np.ndarray, lo: int, hi: int, top: int, set
                      f'<line x1="{n(x2)}" y1="{y - 4}" x2="{n(x2)}" y2="{y + 4}"/>'
                      f"<title>{level} interval of the mean: {_pair(row.ci, 2)}</title></g>")
     parts.append(f'<text x="{_W - _RIGHT}" y="{_TOP - 28}" text-anchor="end" font-size="9.5" '
-                 f'fill="{SET_COLOUR}">set {_f(row.p_set, 1, scale=100)}%</text>')
+                 f'fill="{SET_TEXT_COLOUR}">set {_f(row.p_set, 1, scale=100)}%</text>')
     parts += labels
     title = (f"{row.label}: tricks for the leader's side over {int(counts.sum())} deals")
     return (f'<svg class="dist" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" '
