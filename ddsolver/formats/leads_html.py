@@ -77,7 +77,7 @@ _CSS = (
     ".dds-leads .table-wrap{overflow-x:auto;margin:2mm 0}"
     ".dds-leads table.leads{font-size:9pt}"
     ".dds-leads table.leads th,.dds-leads table.leads td{border:0.5pt solid #bbb;"
-    "padding:0.4mm 1.6mm;text-align:right;white-space:nowrap}"
+    "padding:0.4mm 1.1mm;text-align:right;white-space:nowrap}"
     ".dds-leads table.leads th{background:#f0f0f0;font-weight:normal;text-align:center}"
     ".dds-leads table.leads td.lead{text-align:left;font-weight:bold}"
     ".dds-leads table.leads tr.best td{background:#fff3c4}"
@@ -92,7 +92,9 @@ _CSS = (
     "vertical-align:0.8mm;margin:0 1mm 0 3mm;border-top:1.6pt solid #1f4e99}"
     ".dds-leads .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(82mm,1fr));"
     "gap:3mm 4mm}"
-    ".dds-leads figure.lead-chart{margin:0;break-inside:avoid;page-break-inside:avoid}"
+    ".dds-leads figure.lead-chart{margin:0;break-inside:avoid;page-break-inside:avoid;"
+    "display:flex;flex-direction:column}"
+    ".dds-leads figure.lead-chart svg{margin-top:auto}"
     ".dds-leads figure.lead-chart figcaption{font-size:9pt;margin:0 0 0.5mm 0}"
     ".dds-leads figure.lead-chart figcaption b{font-size:10pt}"
     ".dds-leads svg.dist{display:block;width:100%;max-width:120mm;height:auto}"
@@ -232,20 +234,23 @@ def _chart_svg(row: LeadRow, counts: np.ndarray, lo: int, hi: int, top: int, set
     # The mean, and its interval as a bar with end ticks above the plot.
     if math.isfinite(row.mean):
         xm = x_of(row.mean)
-        parts.append(f'<line class="mean" x1="{n(xm)}" y1="{_TOP - 10}" x2="{n(xm)}" '
+        parts.append(f'<line class="mean" x1="{n(xm)}" y1="{_TOP - 18}" x2="{n(xm)}" '
                      f'y2="{n(base)}" stroke="#111" stroke-width="1.6"/>')
-        parts.append(f'<text x="{n(xm)}" y="{_TOP - 28}" text-anchor="middle" font-size="9.5" '
-                     f'fill="#111">mean {_f(row.mean, 2)}</text>')
+        # The label above its line, kept inside the chart near either edge.
+        anchor = "start" if xm < _LEFT + 30 else "end" if xm > _W - _RIGHT - 30 else "middle"
+        xt = xm - 2 if anchor == "end" else xm + 2 if anchor == "start" else xm
+        parts.append(f'<text x="{n(xt)}" y="{_TOP - 22}" text-anchor="{anchor}" '
+                     f'font-size="9.5" fill="#111">mean {_f(row.mean, 2)}</text>')
     lo_ci, hi_ci = row.ci
     if math.isfinite(lo_ci) and math.isfinite(hi_ci):
         x1, x2 = x_of(lo_ci), x_of(hi_ci)
-        y = _TOP - 16
+        y = _TOP - 12
         parts.append(f'<g class="ci" stroke="#1f4e99" stroke-width="1.6">'
                      f'<line x1="{n(x1)}" y1="{y}" x2="{n(x2)}" y2="{y}"/>'
                      f'<line x1="{n(x1)}" y1="{y - 4}" x2="{n(x1)}" y2="{y + 4}"/>'
                      f'<line x1="{n(x2)}" y1="{y - 4}" x2="{n(x2)}" y2="{y + 4}"/>'
                      f"<title>{level} interval of the mean: {_pair(row.ci, 2)}</title></g>")
-    parts.append(f'<text x="{_W - _RIGHT}" y="{_TOP - 28}" text-anchor="end" font-size="9.5" '
+    parts.append(f'<text x="{_W - _RIGHT}" y="{_TOP - 32}" text-anchor="end" font-size="9.5" '
                  f'fill="{SET_TEXT_COLOUR}">set {_f(row.p_set, 1, scale=100)}%</text>')
     parts += labels
     title = (f"{row.label}: tricks for the leader's side over {int(counts.sum())} deals")
