@@ -323,3 +323,17 @@ def test_every_criterion_marks_its_best(criterion):
     rows = lead_rows(root)
     assert rows[report.best.label]["mark"].startswith("*")
     assert sum(r["mark"].startswith("*") for r in rows.values()) == 1
+
+
+def test_partial_leader_hand_renders_and_says_so():
+    # A report built by hand from a 5-card hand (an ending): no error, and a word on it.
+    tricks = np.array([[1, 1, 0, 2, 1], [2, 2, 1, 2, 0], [1, 1, 1, 3, 1]])
+    report = summarise_leads("KQ7.J8..", "4S", "S", "none", tricks)
+    page = report._repr_html_()
+    _self_contained(page)
+    root = parse(page)
+    assert "holds 5 cards, not 13" in root.text()
+    _check_table(root, report)
+    assert len(svgs(page)) == len(report.rows)
+    for svg in svgs(page):
+        assert sum(bar_counts(svg).values()) == 3

@@ -27,7 +27,8 @@ Errors are one plain line on stderr, never a traceback.
 
 The command registers itself with :func:`add_parser` (:func:`ddsolver.cli.build_parser`
 calls it) and runs through :func:`run`; the analysis is :func:`ddsolver.leads.analyse_leads`,
-the output :class:`ddsolver.formats.leads.LeadsWriter`.
+the output :class:`ddsolver.formats.leads.LeadsWriter` (``--format html``: one page with a
+chart of every lead's tricks, :class:`ddsolver.formats.leads_html.LeadsHtmlWriter`).
 """
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ examples:
   ddsolver leads --hand KQ72.J83.T94.A65 --contract 4HX --declarer S --vul both \\
       --east "hcp<=5" --sort p_set --format json --save-deals leads.pbn
   ddsolver leads data/played.pbn --samples 200 --seed 1 --format csv
+  ddsolver leads --hand KQ72.J83.T94.A65 --contract 4S --declarer S \
+      --south "5+ spades, 12+ hcp" --samples 500 --seed 1 --format html -o leads.html
   ddsolver leads data/auctions.pbn --samples 100 --seed 1 --system my-system.toml
   ddsolver leads data/auctions.pbn --samples 10000 --seed 1 --scheduler tcp://10.0.0.5:8786
 

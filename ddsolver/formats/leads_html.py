@@ -435,6 +435,10 @@ def report_html(report: LeadReport, where: str | None = None, number: int = 1) -
     top = (f'<div class="top">{_diagram_html(report)}{_settings_html(report, level)}</div>'
            f"{_constraints_html(report)}")
     notices = []
+    if len(report.hand) != 13:
+        notices.append(f"The leader's hand holds {len(report.hand)} cards, not 13: this is "
+                       "not an opening lead from a full deal, and the contract's trick "
+                       "counts may not fit it.")
     if report.samples == 0 or not report.rows:
         notices.append("No deal was sampled, so there are no statistics and no charts for "
                        "this hand.")
