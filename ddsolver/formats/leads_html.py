@@ -33,6 +33,7 @@ from typing import TextIO
 import numpy as np
 
 from cardgames.cards import Card, Seat, Strain
+from cardgames.errors import CardgamesError
 from cardgames.hands import Deal, Hand
 from cardgames.html import FRAGMENT_CSS, RED_SUITS, SEAT_NAME, SUIT_SYMBOL, esc, hand_html, unknown_hand_html
 
@@ -319,6 +320,14 @@ def _diagram_html(report: LeadReport) -> str:
             '<div class="table-box" aria-hidden="true"></div></div></div>')
 
 
+def _seat_name(key: str) -> str:
+    """``North`` for ``N``; any other key as it is (a report built by hand)."""
+    try:
+        return SEAT_NAME[Seat.parse(key)]
+    except (CardgamesError, KeyError, TypeError):
+        return str(key)
+
+
 def _settings_html(report: LeadReport, level: str) -> str:
     rows: list[tuple[str, str]] = [
         ("Contract", f"{_contract_html(report)} by {SEAT_NAME[report.declarer]}"),
@@ -347,7 +356,7 @@ def _constraints_html(report: LeadReport) -> str:
     else:
         out = []
         for key, text in report.constraints.items():
-            name = SEAT_NAME[Seat.parse(key)] if key in roles else key
+            name = _seat_name(key)
             role = f" ({roles[key]})" if key in roles else ""
             rate = report.seat_rates.get(key)
             alone = (f' <span class="rate">[alone {_rate(rate)} of deals]</span>'
@@ -356,7 +365,7 @@ def _constraints_html(report: LeadReport) -> str:
         items = "".join(out)
     extra = []
     for key, text in report.broken.items():
-        extra.append(f"<li>the real {esc(SEAT_NAME.get(Seat.parse(key), key))} hand breaks: "
+        extra.append(f"<li>the real {esc(_seat_name(key))} hand breaks: "
                      f"{esc(text)}</li>")
     if report.unknown_calls:
         extra.append("<li>calls the system does not know (each costs only its own "
