@@ -372,6 +372,11 @@ class Deal:
     def __repr__(self) -> str:
         return f"Deal.from_pbn({self.to_pbn()!r})"
 
+    def _repr_html_(self) -> str:
+        """The deal as an HTML hand diagram, for Jupyter (:func:`cardgames.html.deal_html`)."""
+        from .html import deal_html  # the module imports this one
+        return deal_html(self)
+
     def diagram(self) -> str:
         """A plain-text diagram: North on top, West and East in the middle, South below."""
         def lines(h: Hand | None) -> list[str]:

@@ -83,6 +83,12 @@ class Board:
     original: bytes | None = None
     file: int = 0             # the index of its file among the inputs (Inputs.paths)
 
+    def _repr_html_(self) -> str:
+        """The board as an HTML hand diagram, for Jupyter
+        (:func:`ddsolver.formats.html_repr.board_html`)."""
+        from .formats.html_repr import board_html  # formats imports this module
+        return board_html(self)
+
     @property
     def first_of_deal(self) -> bool:
         """False for another table of a deal met earlier in the same file (the game's

@@ -378,6 +378,12 @@ class LeadReport:
     def __str__(self) -> str:
         return self.to_text()
 
+    def _repr_html_(self) -> str:
+        """The report as HTML for Jupyter: the table of leads and a chart of each lead's
+        tricks (:func:`ddsolver.formats.leads_html.report_fragment`)."""
+        from .formats.leads_html import report_fragment  # formats imports this module
+        return report_fragment(self)
+
     def _mark(self, r: LeadRow) -> str:
         """The row's marks: ``*``, ``=`` or a space; then ``>`` on the table's lead (only
         when the report has one, so the tables of a report without it keep their layout)."""

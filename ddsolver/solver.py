@@ -152,6 +152,12 @@ class DDTable:
         of the ``dd`` field of the reference data; ready for JSON."""
         return {d.letter: {s.letter: self.rows[d][s] for s in Strain} for d in Seat}
 
+    def _repr_html_(self) -> str:
+        """The table as an HTML grid, for Jupyter
+        (:func:`ddsolver.formats.html_repr.table_html`)."""
+        from .formats.html_repr import table_html  # formats imports this module
+        return table_html(self)
+
     def __str__(self) -> str:
         header = "   " + "".join(f"{s.letter:>4}" for s in STRAIN_ORDER)
         lines = [header]

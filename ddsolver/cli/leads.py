@@ -27,7 +27,8 @@ Errors are one plain line on stderr, never a traceback.
 
 The command registers itself with :func:`add_parser` (:func:`ddsolver.cli.build_parser`
 calls it) and runs through :func:`run`; the analysis is :func:`ddsolver.leads.analyse_leads`,
-the output :class:`ddsolver.formats.leads.LeadsWriter`.
+the output :class:`ddsolver.formats.leads.LeadsWriter` (``--format html``: one page with a
+chart of every lead's tricks, :class:`ddsolver.formats.leads_html.LeadsHtmlWriter`).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from cardgames.scoring import Contract, Vulnerability, board_dealer, board_vulne
 
 from ..boards import label_of, located
 from ..formats.leads import LeadsWriter
+from ..formats.leads_html import LeadsHtmlWriter
 from ..leads import CRITERIA, DEAL_CHUNK, LeadReport, analyse_leads, breaks, draw_seed, table_lead
 from ..solver import DEFAULT_TT_MB, Solver
 from ._cluster import add_scheduler_option, scheduler_client
@@ -96,6 +98,8 @@ examples:
   ddsolver leads --hand KQ72.J83.T94.A65 --contract 4HX --declarer S --vul both \\
       --east "hcp<=5" --sort p_set --format json --save-deals leads.pbn
   ddsolver leads data/played.pbn --samples 200 --seed 1 --format csv
+  ddsolver leads --hand KQ72.J83.T94.A65 --contract 4S --declarer S \
+      --south "5+ spades, 12+ hcp" --samples 500 --seed 1 --format html -o leads.html
   ddsolver leads data/auctions.pbn --samples 100 --seed 1 --system my-system.toml
   ddsolver leads data/auctions.pbn --samples 10000 --seed 1 --scheduler tcp://10.0.0.5:8786
 
@@ -150,8 +154,9 @@ def add_parser(commands: argparse._SubParsersAction,
                    help="solver threads (default 1); the report does not depend on it "
                         f"(more than {jobs_limit()}, 4 a core, run as {jobs_limit()} with a "
                         "warning)")
-    p.add_argument("--format", choices=("text", "json", "csv"), default="text",
-                   help="output format (default text)")
+    p.add_argument("--format", choices=("text", "json", "csv", "html"), default="text",
+                   help="output format (default text); html: one self-contained page with "
+                        "a chart of every lead's tricks")
     p.add_argument("--sort", choices=CRITERIA, default="mean",
                    help="rank leads by mean tricks, chance to set, or mean score "
                         "(default mean); the first is 'the best'")
@@ -729,7 +734,8 @@ def run(args: argparse.Namespace) -> int:
             deals_fp = _open_output(args.save_deals, "--save-deals", created)
             opened.append(deals_fp)
         args.deals_fp = deals_fp
-        output = LeadsWriter(args.format, out, many=bool(args.files))
+        output = (LeadsHtmlWriter(out, many=bool(args.files)) if args.format == "html"
+                  else LeadsWriter(args.format, out, many=bool(args.files)))
         if args.files:
             status = _files(args, output, report_error)
         else:

@@ -13,7 +13,11 @@ here write them out, a board at a time so that a large file streams.  The comman
   (``ddsolver report``);
 * :mod:`~ddsolver.formats.play`: the trick-by-trick play analysis (``ddsolver play``);
 * :mod:`~ddsolver.formats.leads`: opening-lead reports of one hand or many boards
-  (``ddsolver leads``).
+  (``ddsolver leads``);
+* :mod:`~ddsolver.formats.leads_html`: the same as one HTML page with a chart of every
+  lead's tricks (``ddsolver leads --format html``), and the lead report in a notebook;
+* :mod:`~ddsolver.formats.html_repr`: a board and a DD table in a notebook (the deal's own
+  diagram is :mod:`cardgames.html`).
 """
 
 #: The program named in the files the formats write (an HTML page's generator).

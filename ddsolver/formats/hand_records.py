@@ -10,12 +10,11 @@ boards across and three down on A4 or Letter, and never splits a board over two 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import TextIO
 
-from cardgames.cards import Seat, Strain, Suit
-from cardgames.hands import Deal, Hand
+from cardgames.cards import Seat, Strain
+from cardgames.html import SEAT_NAME, esc, hand_html
 from cardgames.scoring import Vulnerability
 
 from ..boards import Board, where
@@ -25,13 +24,9 @@ from . import GENERATOR
 
 __all__ = ["HtmlReport"]
 
-_SYMBOL = {Suit.SPADES: "\u2660", Suit.HEARTS: "\u2665", Suit.DIAMONDS: "\u2666",
-           Suit.CLUBS: "\u2663"}
 _STRAIN_SYMBOL = {Strain.NOTRUMP: "NT", Strain.SPADES: "\u2660", Strain.HEARTS: "\u2665",
                   Strain.DIAMONDS: "\u2666", Strain.CLUBS: "\u2663"}
-_RED = {Suit.HEARTS, Suit.DIAMONDS}
-_SEAT_NAME = {Seat.NORTH: "North", Seat.EAST: "East", Seat.SOUTH: "South", Seat.WEST: "West"}
-_RANK_TEXT = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "10"}
+_SEAT_NAME = SEAT_NAME
 # Table rows in hand-record order (partners together); strains in STRAIN_ORDER.
 _TABLE_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
 
@@ -101,25 +96,8 @@ footer.report{margin-top:5mm;font-size:8pt;color:#666}
 """
 
 
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def _suit_html(hand: Hand, suit: Suit) -> str:
-    ranks = [card.rank for card in hand if card.suit == suit]
-    red = " red" if suit in _RED else ""
-    cards = " ".join(_RANK_TEXT.get(int(r), str(int(r))) for r in ranks)
-    body = _esc(cards) if ranks else '<span class="void">\u2014</span>'
-    return (f'<div class="suit" data-suit="{suit.name[0]}"><span class="sym{red}">'
-            f"{_SYMBOL[suit]}</span>{body}</div>")
-
-
-def _hand_html(deal: Deal, seat: Seat) -> str:
-    hand = deal[seat]
-    assert hand is not None
-    suits = "".join(_suit_html(hand, suit) for suit in Suit)
-    return (f'<div class="hand {_SEAT_NAME[seat].lower()}" data-seat="{seat.letter}">'
-            f'<div class="who">{_SEAT_NAME[seat]}</div>{suits}</div>')
+_esc = esc
+_hand_html = hand_html
 
 
 def _compass_html(board: Board) -> str:
@@ -133,7 +111,8 @@ def _compass_html(board: Board) -> str:
             classes.append("vul")
         if board.dealer == seat:
             classes.append("dealer")
-        points = deal[seat].hcp  # type: ignore[union-attr]
+        hand = deal[seat]
+        points = "?" if hand is None else hand.hcp  # an unknown hand (a notebook's Board)
         parts.append(f'<span class="{" ".join(classes)}" title="{_SEAT_NAME[seat]}">'
                      f"{seat.letter}<br><small>{points}</small></span>")
     return f'<div class="compass" aria-label="compass">{"".join(parts)}</div>'
@@ -143,9 +122,8 @@ def _info_html(board: Board) -> str:
     number = "?" if board.number is None else board.number
     dealer = "?" if board.dealer is None else _SEAT_NAME[board.dealer]
     vul = "?" if board.vulnerable is None else _vul_words(board.vulnerable)
-    assert board.deal is not None
-    ending = board.deal.cards_per_hand
-    extra = f"<br>{ending}-card ending" if ending != 13 else ""
+    ending = board.deal.cards_per_hand if board.deal is not None else 13
+    extra = f"<br>{ending}-card ending" if 0 < ending != 13 else ""
     return (f'<div class="info"><span class="number">Board {_esc(number)}</span>'
             f'Dealer: <span class="dealer-name">{_esc(dealer)}</span><br>'
             f'Vul: <span class="vul-name">{_esc(vul)}</span>{extra}</div>')
