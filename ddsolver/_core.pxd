@@ -44,11 +44,15 @@ cdef struct Frame:
 #            bits 25..24, then 23..22, ...; only the top k cards, the rest 0
 #
 # Entries of one key live in blocks of TT_BLOCK, newest block first, so a probe
-# reads a few contiguous cache lines instead of chasing a pointer per entry.
+# reads a few contiguous cache lines instead of chasing a pointer per entry.  A key
+# has five chains of blocks: an entry that relies on the top card of the key suit
+# (the longest suit in play, fixed by the lengths) goes to the chain of that card's
+# owner, any other entry to the chain TT_ANY; a probe reads TT_ANY and the chain of
+# the position's own owner, never the three chains whose entries cannot match.
 cdef enum:
     TT_BLOCK = 8
-    TT_CHAIN = 32            # blocks a key may chain; then its oldest block is reused, so
-                             # a probe never scans more than TT_CHAIN * TT_BLOCK entries
+    TT_CHAIN = 32            # blocks a chain may hold; then its oldest block is reused, so
+                             # a probe never scans more than 2 * TT_CHAIN * TT_BLOCK entries
 
 cdef struct TTEntry:
     uint64_t seq[2]          # owners of the significant top cards: suits S,H then D,C, each
@@ -61,15 +65,20 @@ cdef struct TTEntry:
 
 cdef struct TTBlock:
     TTEntry e[TT_BLOCK]      # entries, filled from index 0
-    uint32_t next            # the next (older) block of the same key, 0 = none
-    uint32_t n               # entries used in this block
+    uint32_t next            # the next (older) block of the same chain, 0 = none
+    uint16_t n               # entries used in this block
+    uint16_t depth           # blocks in the chain from this one down, when it became the newest
+
+cdef enum:
+    TT_CHAINS = 5            # chains a key has: 0..3 for entries that rely on the top card of
+    TT_ANY = 4               # the key suit (by its owner), TT_ANY for the others
 
 cdef struct TTHeader:
     uint64_t lenkey          # suit lengths per hand (see above)
-    uint32_t first           # newest block of this key, 0 = empty header slot
-    uint8_t lead_trump       # leader | trump << 2
+    uint32_t first[TT_CHAINS]    # newest block of each chain of this key (0 = empty chain)
+    uint8_t lead_trump       # leader | trump << 2; 255 = empty header slot
     uint8_t gen              # generation it was written in; another generation = empty slot
-    uint8_t nblocks          # blocks in this key's chain (at most TT_CHAIN)
+    uint8_t key_suit         # the key suit (see above), set with the key
     uint8_t pad              # (unused)
 
 

@@ -452,10 +452,10 @@ cdef class Core:
             raise MemoryError()
         memset(self.c, 0, sizeof(Ctx))
         cdef size_t total = (<size_t>tt_mb) << 20
-        # About a tenth of the budget for headers, the rest for entry blocks.  Sizes
+        # About a fifth of the budget for headers, the rest for entry blocks.  Sizes
         # in size_t, and at most 2**31 slots, so that no size overflows.
         cdef size_t nslots = 1024
-        while nslots < (<size_t>1 << 31) and (nslots * 2) * sizeof(TTHeader) <= total // 10:
+        while nslots < (<size_t>1 << 31) and (nslots * 2) * sizeof(TTHeader) <= total // 5:
             nslots *= 2
         cdef size_t cap = (total - nslots * sizeof(TTHeader)) // sizeof(TTBlock)
         if cap > 0xFFFFFFF0:

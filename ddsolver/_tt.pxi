@@ -9,7 +9,7 @@ ENTRY_SIZE = sizeof(TTEntry)
 BLOCK_SIZE = sizeof(TTBlock)
 HEADER_SIZE = sizeof(TTHeader)
 assert sizeof(TTEntry) == 40, sizeof(TTEntry)
-assert sizeof(TTHeader) == 16, sizeof(TTHeader)
+assert sizeof(TTHeader) == 32, sizeof(TTHeader)
 
 # TOP_MASK[k]: the bits of a 26-bit owner sequence covering its top k cards.
 cdef uint32_t TOP_MASK[14]
@@ -74,13 +74,26 @@ cdef inline TTHeader *find_header(Ctx *c, uint64_t lenkey, int lead_trump) noexc
         h = &c.headers[i]
         if h.gen != c.gen:
             # Left over from before the last clear: an empty slot (made so for good,
-            # as callers read ``first`` to tell).
+            # as callers read ``lead_trump`` to tell).
             h.gen = c.gen
-            h.first = 0
+            h.lead_trump = 255
+            h.first[0] = h.first[1] = h.first[2] = h.first[3] = h.first[4] = 0
             return h
-        if h.first == 0 or (h.lenkey == lenkey and h.lead_trump == lead_trump):
+        if h.lead_trump == 255 or (h.lenkey == lenkey and h.lead_trump == lead_trump):
             return h
         i = (i + 1) & (c.nslots - 1)
+
+
+cdef inline int key_suit(Ctx *c) noexcept nogil:
+    """The suit whose top card splits a key's entries into chains: the longest suit
+    still in play (a function of the key's suit lengths; ties to the lower suit)."""
+    cdef int s, n, best = 0, most = dd_popcount(c.rem[0])
+    for s in range(1, 4):
+        n = dd_popcount(c.rem[s])
+        if n > most:
+            most = n
+            best = s
+    return best
 
 
 cdef inline void entry_decisive(Ctx *c, TTEntry *e, uint16_t *decisive) noexcept nogil:
@@ -104,28 +117,36 @@ cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq,
     < target (NS tricks from here); -1 if none does.  On -1, ``best`` gets the best move
     of the newest matching entry that has one (else 255)."""
     cdef TTHeader *h = find_header(c, lenkey, lead_trump)
-    cdef uint32_t b = h.first
+    cdef int chain = TT_ANY, other = (seq[h.key_suit] >> 24) & 3
+    cdef uint32_t b = h.first[TT_ANY]
     cdef TTBlock *blk
     cdef TTEntry *e
     cdef int i
     cdef uint64_t s01 = pair(seq[0], seq[1]), s23 = pair(seq[2], seq[3])
     best[0] = 255
     c.probes += 1
-    while b:
-        blk = &c.blocks[b]
-        for i in range(<int>blk.n - 1, -1, -1):   # newest first
-            e = &blk.e[i]
-            if (s01 & e.mask[0]) == e.seq[0] and (s23 & e.mask[1]) == e.seq[1]:
-                if e.lower >= target:
-                    entry_decisive(c, e, decisive)
-                    return e.lower
-                if e.upper < target:
-                    entry_decisive(c, e, decisive)
-                    return e.upper
-                if best[0] == 255:
-                    best[0] = e.best
-        b = blk.next
-    return -1
+    # The entries that do not rely on the key suit's top card (TT_ANY; read first:
+    # more general, they settle more of the positions above), then those that rely on
+    # its top card held, as here, by ``other``.
+    while True:
+        while b:
+            blk = &c.blocks[b]
+            for i in range(<int>blk.n - 1, -1, -1):   # newest first
+                e = &blk.e[i]
+                if (s01 & e.mask[0]) == e.seq[0] and (s23 & e.mask[1]) == e.seq[1]:
+                    if e.lower >= target:
+                        entry_decisive(c, e, decisive)
+                        return e.lower
+                    if e.upper < target:
+                        entry_decisive(c, e, decisive)
+                        return e.upper
+                    if best[0] == 255:
+                        best[0] = e.best
+            b = blk.next
+        if chain != TT_ANY:
+            return -1
+        chain = other
+        b = h.first[other]
 
 
 cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq, uint16_t *decisive,
@@ -140,9 +161,12 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
     cdef uint64_t m01 = pair(mask[0], mask[1]), m23 = pair(mask[2], mask[3])
     cdef uint64_t e01 = pair(eseq[0], eseq[1]), e23 = pair(eseq[2], eseq[3])
     cdef TTHeader *h = find_header(c, lenkey, lead_trump)
-    cdef uint32_t b = h.first, prev
+    cdef int ks = h.key_suit if h.lead_trump != 255 else key_suit(c)
+    cdef int chain = TT_ANY if decisive[ks] == 0 else (seq[ks] >> 24) & 3
+    cdef uint32_t b = h.first[chain], prev
     cdef TTBlock *blk
     cdef TTEntry *e
+    cdef int depth
     while b:
         blk = &c.blocks[b]
         for i in range(blk.n):
@@ -156,23 +180,25 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
                     e.best = best
                 return
         b = blk.next
-    # A new entry: in the newest block if it has room, else in a new block.
-    b = h.first
+    # A new entry: in the chain's newest block if it has room, else in a new block.
+    b = h.first[chain]
     if b == 0 or c.blocks[b].n == TT_BLOCK:
-        if c.used >= c.capacity or (h.first == 0 and 2 * (c.nheaders + 1) > c.nslots):
+        if c.used >= c.capacity or (h.lead_trump == 255 and 2 * (c.nheaders + 1) > c.nslots):
             # Full: start again.  Bounded memory matters more than keeping old entries.
             tt_clear(c)
             c.tt_resets += 1
             h = find_header(c, lenkey, lead_trump)
-        if h.first == 0:
+        if h.lead_trump == 255:
             c.nheaders += 1
             h.lenkey = lenkey
             h.lead_trump = <uint8_t>lead_trump
-            h.nblocks = 0
-        if h.nblocks >= TT_CHAIN:
-            # The key's chain is as long as it may be: its oldest block becomes the
-            # newest (the oldest entries go; the probe cost stays bounded).
-            prev = h.first
+            h.key_suit = <uint8_t>ks
+        b = h.first[chain]
+        depth = c.blocks[b].depth if b else 0
+        if depth >= TT_CHAIN:
+            # The chain is as long as it may be: its oldest block becomes the newest
+            # (the oldest entries go; the probe cost stays bounded).
+            prev = b
             while c.blocks[c.blocks[prev].next].next:
                 prev = c.blocks[prev].next
             b = c.blocks[prev].next
@@ -180,10 +206,11 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
         else:
             b = c.used
             c.used += 1
-            h.nblocks += 1
+            depth += 1
         c.blocks[b].n = 0
-        c.blocks[b].next = h.first
-        h.first = b
+        c.blocks[b].depth = <uint16_t>depth
+        c.blocks[b].next = h.first[chain]
+        h.first[chain] = b
     blk = &c.blocks[b]
     e = &blk.e[blk.n]
     blk.n += 1
@@ -194,4 +221,3 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
     e.lower = <int8_t>lower
     e.upper = <int8_t>upper
     e.best = best
-

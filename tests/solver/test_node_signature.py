@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-SIGNATURE = 17975244
+SIGNATURE = 17780813
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "signature.py"
 
