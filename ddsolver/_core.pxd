@@ -57,11 +57,12 @@ cdef enum:
 cdef struct TTEntry:
     uint64_t seq[2]          # owners of the significant top cards: suits S,H then D,C, each
                              # suit's 26-bit sequence in one 32-bit half, the first suit low
-    uint64_t mask[2]         # the significant bits of seq (the top 2k bits of each suit)
+    uint16_t tops            # how many top cards of each suit are significant: 4 bits a
+                             # suit, S lowest (the mask of seq is PAIR_MASK of each byte)
     int8_t lower             # North-South take at least this many tricks from here
     int8_t upper             # ... and at most this many
     uint8_t best             # the deciding move: suit << 4 | its rank's place from the top (255 none)
-    uint8_t pad[5]           # (unused)
+    uint8_t pad[3]           # (unused)
 
 cdef struct TTBlock:
     TTEntry e[TT_BLOCK]      # entries, filled from index 0

@@ -8,13 +8,20 @@
 ENTRY_SIZE = sizeof(TTEntry)
 BLOCK_SIZE = sizeof(TTBlock)
 HEADER_SIZE = sizeof(TTHeader)
-assert sizeof(TTEntry) == 40, sizeof(TTEntry)
+assert sizeof(TTEntry) == 24, sizeof(TTEntry)
 assert sizeof(TTHeader) == 32, sizeof(TTHeader)
 
 # TOP_MASK[k]: the bits of a 26-bit owner sequence covering its top k cards.
 cdef uint32_t TOP_MASK[14]
 for _k in range(14):
     TOP_MASK[_k] = 0 if _k == 0 else (((1 << (2 * _k)) - 1) << (26 - 2 * _k))
+
+# PAIR_MASK[k0 | k1 << 4]: the mask of two suits' sequences in one word (see pair()), for an
+# entry's significant top cards k0 and k1 (one byte of TTEntry.tops).
+cdef uint64_t PAIR_MASK[256]
+for _k in range(256):
+    PAIR_MASK[_k] = ((TOP_MASK[_k & 15] if (_k & 15) < 14 else 0)
+                     | ((<uint64_t>(TOP_MASK[_k >> 4] if (_k >> 4) < 14 else 0)) << 32))
 
 
 cdef inline uint64_t make_lenkey(Ctx *c) noexcept nogil:
@@ -102,7 +109,7 @@ cdef inline void entry_decisive(Ctx *c, TTEntry *e, uint16_t *decisive) noexcept
     cdef uint32_t m
     for s in range(4):
         decisive[s] = 0
-        k = dd_popcount(<uint32_t>(e.mask[s >> 1] >> (32 * (s & 1)))) >> 1
+        k = (e.tops >> (4 * s)) & 15
         if k:
             m = c.rem[s]
             while k > 1:
@@ -133,7 +140,8 @@ cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq,
             blk = &c.blocks[b]
             for i in range(<int>blk.n - 1, -1, -1):   # newest first
                 e = &blk.e[i]
-                if (s01 & e.mask[0]) == e.seq[0] and (s23 & e.mask[1]) == e.seq[1]:
+                if ((s01 & PAIR_MASK[e.tops & 255]) == e.seq[0]
+                        and (s23 & PAIR_MASK[e.tops >> 8]) == e.seq[1]):
                     if e.lower >= target:
                         entry_decisive(c, e, decisive)
                         return e.lower
@@ -152,13 +160,13 @@ cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq,
 cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq, uint16_t *decisive,
                           int lower, int upper, uint8_t best) noexcept nogil:
     """Record bounds for every position that agrees with this one on the ranks in ``decisive``."""
-    cdef uint32_t mask[4]
     cdef uint32_t eseq[4]
-    cdef int s, i
+    cdef int s, i, k
+    cdef uint16_t tops = 0
     for s in range(4):
-        mask[s] = TOP_MASK[dd_popcount(c.rem[s] >> dd_lobit(decisive[s])) if decisive[s] else 0]
-        eseq[s] = seq[s] & mask[s]
-    cdef uint64_t m01 = pair(mask[0], mask[1]), m23 = pair(mask[2], mask[3])
+        k = dd_popcount(c.rem[s] >> dd_lobit(decisive[s])) if decisive[s] else 0
+        tops |= <uint16_t>(k << (4 * s))
+        eseq[s] = seq[s] & TOP_MASK[k]
     cdef uint64_t e01 = pair(eseq[0], eseq[1]), e23 = pair(eseq[2], eseq[3])
     cdef TTHeader *h = find_header(c, lenkey, lead_trump)
     cdef int ks = h.key_suit if h.lead_trump != 255 else key_suit(c)
@@ -171,7 +179,7 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
         blk = &c.blocks[b]
         for i in range(blk.n):
             e = &blk.e[i]
-            if e.mask[0] == m01 and e.mask[1] == m23 and e.seq[0] == e01 and e.seq[1] == e23:
+            if e.tops == tops and e.seq[0] == e01 and e.seq[1] == e23:
                 if lower > e.lower:
                     e.lower = <int8_t>lower
                 if upper < e.upper:
@@ -214,8 +222,7 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
     blk = &c.blocks[b]
     e = &blk.e[blk.n]
     blk.n += 1
-    e.mask[0] = m01
-    e.mask[1] = m23
+    e.tops = tops
     e.seq[0] = e01
     e.seq[1] = e23
     e.lower = <int8_t>lower

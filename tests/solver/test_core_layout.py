@@ -17,7 +17,7 @@ from ddsolver import Solver, _core
 
 
 def test_packed_layout_sizes():
-    assert _core.ENTRY_SIZE == 40
+    assert _core.ENTRY_SIZE == 24
     assert _core.HEADER_SIZE == 32
     # A block is TT_BLOCK entries, a 32-bit link and two 16-bit counters.
     assert _core.BLOCK_SIZE == 8 * _core.ENTRY_SIZE + 8
