@@ -5,6 +5,21 @@
 
 cdef extern from *:
     """
+    /* The search's helpers are `cdef inline` so that each caller gets its own copy with
+       its constants folded in: search_second, _third and _fourth each a specialised
+       follow-search (try_moves, weigh_follow and the make/unmake of a card inlined with
+       the stage of the trick known).  gcc and clang treat `inline` as a hint and, for
+       functions this size, decline it, so insist.  This code comes before the module's
+       own functions; Cython's runtime helpers defined later are inline too (harmless).
+       Measured: 7.5% fewer instructions, about 3% less time (tables and leads). */
+    #if defined(__GNUC__) || defined(__clang__)
+    #undef CYTHON_INLINE
+    #define CYTHON_INLINE __inline__ __attribute__((always_inline))
+    #elif defined(_MSC_VER)
+    #undef CYTHON_INLINE
+    #define CYTHON_INLINE __forceinline
+    #endif
+
     #if defined(_MSC_VER) && !defined(__clang__)
     /* MSVC (the Windows wheels) has no __builtin_*: its intrinsics do the same.  x64
        only: __popcnt is the POPCNT instruction, as -mpopcnt gives gcc. */
