@@ -220,36 +220,39 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need, int skip) n
     before partner would be forced to ruff (holding nothing else).
     """
     cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
-    cdef int s, i, j, k, n, others, cnt, total = 0, t = c.trump, low
+    cdef int s, j, k, n, others, cnt, total = 0, t = c.trump, low, cand = 0, first = -1
     cdef int lt = 0, rt = 0, pt = 0
     cdef uint32_t mine, rem, m
+    # The suits whose top card ``seat`` holds: as numbers, its cards of the suit exceed
+    # all the other cards of the suit together exactly then (the sets are disjoint).
+    # Most trick starts have few such suits, so the loop below runs over them only.
+    for s in range(4):
+        mine = c.hand[seat][s]
+        if mine > (c.rem[s] ^ mine):
+            cand |= 1 << s
+    if skip >= 0:
+        cand &= ~(1 << skip)
+    if cand == 0:
+        return 0
     if t != NOTRUMP:
         lt = dd_popcount(c.hand[lho][t])
         rt = dd_popcount(c.hand[rho][t])
         pt = dd_popcount(c.hand[pard][t])
-    for i in range(5):
-        # Trumps first (i == 0), then the side suits in order.
-        if i == 0:
-            if t == NOTRUMP:
-                continue
-            s = t
+        if (cand >> t) & 1:
+            first = t          # trumps first, then the side suits in order
+    while cand:
+        if first >= 0:
+            s = first
+            first = -1
         else:
-            s = i - 1
-            if s == t or s == skip:
-                continue
+            s = dd_lobit(cand)
+        cand &= ~(1 << s)
         mine = c.hand[seat][s]
-        if mine == 0:
-            continue
         rem = c.rem[s]
         # The run of the suit's top cards that the leader holds: its cards above
         # every card of the suit held elsewhere (or on the table).
-        m = rem & ~mine
-        if m:
-            m = mine & ~((<uint32_t>2 << dd_hibit(m)) - 1)
-            if m == 0:
-                continue
-        else:
-            m = mine
+        m = rem ^ mine
+        m = (mine & ~((<uint32_t>2 << dd_hibit(m)) - 1)) if m else mine
         k = dd_popcount(m)
         low = dd_lobit(m)
         n = dd_popcount(mine)
