@@ -218,7 +218,7 @@ cdef inline bint forces(Ctx *c, int opp, int s, int r) noexcept nogil:
     return (above & (above - 1)) == 0
 
 
-cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
+cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
     """Ordering scores for the 2nd, 3rd and 4th cards of a trick.
 
     Second hand: win cheaply when third hand cannot beat the card; low when
@@ -241,7 +241,9 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
     cdef bint beats, safe, partner_safe = False
     cdef bint is_void = c.hand[seat][ls] == 0
     cdef int dv[4]
+    cdef int best = 0, best_weight = -1000000
     cdef Move *m
+    cdef Move tmp
     cdef bint pd_wins = False       # 2nd hand: partner's top card will win the trick
     cdef uint32_t o3 = 0, p4 = 0, opp_ls = 0
     # The opponent still to play after the 2nd or 3rd hand (the 3rd or 4th hand):
@@ -318,6 +320,14 @@ cdef void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
                 m.weight = 50 - low
         if is_void and not (s == t and beats):
             m.weight += dv[s]
+        if m.weight > best_weight:
+            best_weight = m.weight
+            best = i
+    # The search takes the first move without looking further (try_moves): put it there.
+    if best:
+        tmp = f.moves[0]
+        f.moves[0] = f.moves[best]
+        f.moves[best] = tmp
 
 
 cdef inline Move *next_move(Frame *f, int i) noexcept nogil:

@@ -321,7 +321,8 @@ cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8
     best[0] = 255
     tried[0] = tried[1] = tried[2] = tried[3] = 99
     for i in range(f.nmoves):
-        m = next_move(f, i)
+        # Following hands' first move is put first by weigh_follow.
+        m = &f.moves[0] if (i == 0 and pos != LEAD) else next_move(f, i)
         s = m.suit
         r = m.rank
         # A card below every rank that has mattered so far in its suit, when a
