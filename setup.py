@@ -64,8 +64,12 @@ class BuildExt(build_ext):
 
     def build_extensions(self) -> None:
         compiler_type = self.compiler.compiler_type
+        if compiler_type == "msvc":
+            self.extensions = [ext for ext in self.extensions if ext.name != "ddsolver._core_bmi2"]
         for ext in self.extensions:
             ext.extra_compile_args = compile_args(compiler_type) + list(ext.extra_compile_args or [])
+            if ext.name == "ddsolver._core_bmi2":
+                ext.extra_compile_args += BMI2_ARGS
             if compiler_type == "msvc":
                 # The stop flag's thread-local pointer (_core.pyx) is C11's _Thread_local,
                 # which MSVC spells __declspec(thread).
@@ -73,7 +77,14 @@ class BuildExt(build_ext):
         super().build_extensions()
 
 
+# The BMI2 build of the core (see the end of ddsolver/_core.pyx): x86-64 targets only, and
+# not with MSVC (build_extensions drops it there: MSVC has no -mbmi2 nor cpuid builtins).
+BMI2_ARGS = ["-mbmi", "-mbmi2", "-mlzcnt"]
+
 extensions = [Extension("ddsolver._core", ["ddsolver/_core.pyx"])]
+if _target_machines() <= {"x86_64", "amd64"}:
+    extensions.append(Extension("ddsolver._core_bmi2", ["ddsolver/_core_bmi2.pyx"],
+                                define_macros=[("DD_BMI2_BUILD", "1")]))
 
 setup(ext_modules=cythonize(extensions, compiler_directives=HOT_DIRECTIVES),
       cmdclass={"build_ext": BuildExt})

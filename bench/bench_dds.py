@@ -93,13 +93,13 @@ class Ours:
             self._core = core_cls(self.tt_mb)
             self._solver = None
             self.api = "ddsolver._core.Core (facade did not import)"
-            self.core_file = Path(sys.modules["ddsolver._core"].__file__)
+            self.core_file, self.build = _core_build()
         else:
             self.tt_mb = tt_mb or ddsolver.DEFAULT_TT_MB
             self._solver = Solver(self.tt_mb)
             self._core = self._solver._core
             self.api = "ddsolver.Solver (facade)"
-            self.core_file = Path(sys.modules["ddsolver._core"].__file__)
+            self.core_file, self.build = _core_build()
             self.dd_tables = getattr(ddsolver, "dd_tables", None)
 
     # Each call below is what gets timed, so conversions stay minimal.
@@ -137,6 +137,16 @@ class Ours:
                     f"({core.tt_capacity:,} entries; {core.tt_used:,} in use now)")
         except AttributeError:
             return f"tt_mb={self.tt_mb}"
+
+
+def _core_build() -> tuple[Path, str]:
+    """The compiled file whose code is timed, and the build's name: ddsolver._core hands
+    out the BMI2 build's Core (ddsolver._core_bmi2) on a CPU that has BMI2."""
+    core = sys.modules["ddsolver._core"]
+    build = getattr(core, "BUILD", "portable")
+    if build != "portable" and "ddsolver._core_bmi2" in sys.modules:
+        core = sys.modules["ddsolver._core_bmi2"]
+    return Path(core.__file__), build
 
 
 def _import_core_only():
@@ -844,7 +854,7 @@ def report(run: Run, ours: Ours, dds: Dds, args, argv: list[str], env: dict) -> 
                f"(one thread each: at most 1.0, lower when the machine is shared)")
     built = time.strftime("%Y-%m-%d %H:%M", time.localtime(ours.core_file.stat().st_mtime))
     out.append(f"ddsolver  : {ours.core_file.parent} (git {_git_revision()}; {ours.core_file.name} "
-               f"built {built}), timed through {ours.api}")
+               f"built {built}, {ours.build} build), timed through {ours.api}")
     if ours.facade_error:
         out.append(f"            facade import failed: {ours.facade_error}")
     if env["sections"] & {"table", "lead", "solve", "jobs"}:

@@ -38,6 +38,29 @@ cdef extern from *:
     #define dd_prefetch(p) __builtin_prefetch((const void *)(p))
     #endif
 
+    /* Two builds of the core come from one source (setup.py): the portable one, and on
+       x86-64 with gcc or clang one compiled with -mbmi -mbmi2 -mlzcnt, which defines
+       DD_BMI2_BUILD.  dd_cpu_has_bmi2() tells the portable one whether the CPU it runs on
+       could run the other (it is called only there). */
+    #ifndef DD_BMI2_BUILD
+    #define DD_BMI2_BUILD 0
+    #endif
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #include <cpuid.h>
+    static int dd_cpu_has_bmi2(void) {
+        unsigned int a, b, c, d;
+        __builtin_cpu_init();
+        if (!__builtin_cpu_supports("bmi") || !__builtin_cpu_supports("bmi2"))
+            return 0;
+        /* LZCNT (AMD's ABM): CPUID 0x80000001, ECX bit 5. */
+        if (!__get_cpuid(0x80000001, &a, &b, &c, &d))
+            return 0;
+        return (c >> 5) & 1;
+    }
+    #else
+    static int dd_cpu_has_bmi2(void) { return 0; }
+    #endif
+
     #include <stdlib.h>
     #if defined(__linux__)
     #include <sys/mman.h>
@@ -62,3 +85,5 @@ cdef extern from *:
     int dd_lobit(unsigned int x) noexcept nogil
     void dd_prefetch(const void *p) noexcept nogil
     void *dd_alloc_table(size_t n) noexcept nogil
+    int DD_BMI2_BUILD
+    int dd_cpu_has_bmi2() noexcept

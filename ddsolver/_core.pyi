@@ -12,7 +12,8 @@ stops, raising KeyboardInterrupt, after :func:`request_stop`, or on a signal hoo
 default one.
 """
 
-ENTRY_SIZE: int   # bytes of one TT entry (40)
+ENTRY_SIZE: int   # bytes of one TT entry (24)
+BUILD: str        # the build whose Core this is: "portable" or "x86-64 BMI2"
 BLOCK_SIZE: int   # bytes of one TT block
 HEADER_SIZE: int  # bytes of one hash-slot header
 

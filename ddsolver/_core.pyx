@@ -26,10 +26,12 @@ from cpython.exc cimport PyErr_CheckSignals
 
 # The C module: signal.getsignal converts to enums, at a microsecond a call.
 import _signal
+import os as _os
 import threading as _threading
 from operator import index as operator_index
 
-from ddsolver._bits cimport dd_alloc_table, dd_hibit, dd_lobit, dd_popcount, dd_prefetch
+from ddsolver._bits cimport (DD_BMI2_BUILD, dd_alloc_table, dd_cpu_has_bmi2, dd_hibit, dd_lobit,
+                             dd_popcount, dd_prefetch)
 
 # ---------------------------------------------------------------------------
 # Stopping a search (Ctrl-C)
@@ -874,3 +876,30 @@ cdef class Core:
         if ns < 0:
             self._stopped()
         return [res[declarer] for declarer in range(4)]
+
+
+# ---------------------------------------------------------------------------
+# The build in use
+# ---------------------------------------------------------------------------
+#
+# setup.py compiles this source twice on x86-64 (gcc, clang): as this module, for any
+# x86-64 CPU, and as ddsolver._core_bmi2 with BMI1, BMI2 and LZCNT.  On a CPU that has
+# them, this module hands out the other's Core and stop functions instead of its own, so
+# that everyone importing ddsolver._core gets the faster build; DDSOLVER_PORTABLE=1 (any
+# non-empty value but "0") keeps this one.  The two give the same answers and search the
+# same nodes (tests/solver/test_builds.py).
+
+#: Which build the names of this module come from: "portable" or "x86-64 BMI2".
+BUILD = "x86-64 BMI2" if DD_BMI2_BUILD else "portable"
+
+if (not DD_BMI2_BUILD and _os.environ.get("DDSOLVER_PORTABLE", "0") in ("", "0")
+        and dd_cpu_has_bmi2()):
+    try:
+        from ddsolver import _core_bmi2 as _fast_build
+    except ImportError:        # not built here (another compiler or CPU family)
+        _fast_build = None
+    if _fast_build is not None:
+        for _name in ("BUILD", "Core", "request_stop", "clear_stop", "stop_requested",
+                      "hook_signal", "unhook_signal"):
+            globals()[_name] = getattr(_fast_build, _name)
+        del _name

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ON_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 # The Cython sources the sdist must carry: a build from it compiles these, nothing else.
 CYTHON_SOURCES = {"_core.pyx", "_core.pxd", "_bits.pxd", "_search.pxi", "_moves.pxi", "_cutoffs.pxi",
-                  "_tt.pxi"}
+                  "_tt.pxi", "_core_bmi2.pyx", "_core_bmi2.pxd"}
 
 
 @dataclass(frozen=True)
@@ -205,18 +205,21 @@ def test_repaired_wheel_is_manylinux_and_bundles_no_library(built):
         names = wheel.namelist()
     assert not [name for name in names if ".libs/" in name], names
     assert [name for name in names if re.fullmatch(r"ddsolver/_core\..*\.so", name)]
+    # ... and the BMI2 build beside it (an x86-64 wheel; the CPU picks at import).
+    assert [name for name in names if re.fullmatch(r"ddsolver/_core_bmi2\..*\.so", name)]
     assert "is consistent with the" in built.show and "manylinux" in built.show
 
 
 # ---- the installed wheel, with no compiler, outside the checkout ---------------------------------
 
 def test_installed_module_is_the_wheels_not_the_checkouts(built):
-    probe = ("import ddsolver, ddsolver._core, cardgames; "
-             "print(ddsolver.__file__); print(ddsolver._core.__file__); print(cardgames.__file__)")
+    probe = ("import ddsolver, ddsolver._core, cardgames, sys; "
+             "print(ddsolver.__file__); print(ddsolver._core.__file__); print(cardgames.__file__); "
+             "print(sys.modules[ddsolver._core.Core.__module__].__file__)")
     run = subprocess.run([str(built.venv / "bin" / "python"), "-c", probe], cwd=built.work, env=built.env,
                          capture_output=True, text=True, timeout=120, check=True)
     files = [Path(line).resolve() for line in run.stdout.split()]
-    assert len(files) == 3
+    assert len(files) == 4
     for file in files:
         assert file.is_relative_to(built.venv.resolve()), file
         assert not file.is_relative_to(ROOT), file
