@@ -208,7 +208,7 @@ cdef int ruff_trick(Ctx *c, uint16_t *decisive) noexcept nogil:
     return 0
 
 
-cdef int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need, int skip) noexcept nogil:
+cdef inline int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need, int skip) noexcept nogil:
     """Tricks ``seat`` can take by cashing top cards from its own hand once on lead,
     never losing the lead.  Adds to ``decisive`` the ranks relied on.
 
@@ -218,14 +218,13 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need, int skip) n
     hand that has one, so an opponent left without trumps can no longer ruff.  A side
     suit stops before the first round an opponent still holding trumps could ruff, and
     before partner would be forced to ruff (holding nothing else).
+
+    Inline, this part only: the suits whose top card ``seat`` holds (as numbers, its
+    cards of a suit exceed all the other cards of the suit together exactly then: the
+    sets are disjoint).  Often there is none, and the count (cash_suits) is not called.
     """
-    cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
-    cdef int s, j, k, n, others, cnt, total = 0, t = c.trump, low, cand = 0, first = -1
-    cdef int lt = 0, rt = 0, pt = 0
-    cdef uint32_t mine, rem, m
-    # The suits whose top card ``seat`` holds: as numbers, its cards of the suit exceed
-    # all the other cards of the suit together exactly then (the sets are disjoint).
-    # Most trick starts have few such suits, so the loop below runs over them only.
+    cdef int s, cand = 0
+    cdef uint32_t mine
     for s in range(4):
         mine = c.hand[seat][s]
         if mine > (c.rem[s] ^ mine):
@@ -234,6 +233,16 @@ cdef int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need, int skip) n
         cand &= ~(1 << skip)
     if cand == 0:
         return 0
+    return cash_suits(c, seat, decisive, need, cand)
+
+
+cdef int cash_suits(Ctx *c, int seat, uint16_t *decisive, int need, int cand) noexcept nogil:
+    """cash_tricks' count over ``cand``, the suits (a bit each) whose top card ``seat``
+    holds."""
+    cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
+    cdef int s, j, k, n, others, cnt, total = 0, t = c.trump, low, first = -1
+    cdef int lt = 0, rt = 0, pt = 0
+    cdef uint32_t mine, rem, m
     if t != NOTRUMP:
         lt = dd_popcount(c.hand[lho][t])
         rt = dd_popcount(c.hand[rho][t])
