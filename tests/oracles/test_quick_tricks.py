@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from ddsfiles import FULL
 
 from cardgames.cards import Seat, Strain
 from cardgames.hands import Deal
@@ -23,7 +24,8 @@ from cardgames.minimax import alphabeta, random_ending
 from cardgames.play import Position
 from ddsolver import _core
 
-BATCHES = 6
+#: Batches of random endings per test: 3 in a normal run (CI's), 12 with DDSOLVER_FULL=1.
+BATCHES = 12 if FULL else 3
 PER_BATCH = 150
 
 

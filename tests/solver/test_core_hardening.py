@@ -247,7 +247,7 @@ def test_second_thread_on_a_busy_solver_gets_a_clear_error():
         clear_stop()
     assert len(failures) == 1 and isinstance(failures[0], KeyboardInterrupt)
     # Free again: the solver answers as before.
-    assert solver.solve(HARD, "NT", "S") == Solver(4).solve(HARD, "NT", "S")
+    assert solver.solve(HARD, "H", "S") == Solver(4).solve(HARD, "H", "S")
 
 
 _TWO_THREADS = textwrap.dedent('''
