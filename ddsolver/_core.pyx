@@ -566,19 +566,11 @@ cdef class Core:
 
     cdef void _use_deal(self, tuple hands):
         # Entries are valid for any deal (they are keyed by relative ranks),
-        # but a new deal rarely reuses them: start fresh to keep chains short.  The
-        # ordering hints too (the cut-off cache, the killer moves): another deal's
-        # hints misorder this one's moves (measured, 100 deals of two seeds in the
-        # bench's order: nodes -2 to -4% for tables, -2 to -3% for leads, -1% for
-        # solves with them reset), and a question then searches the same however
-        # many deals the solver has seen.
-        cdef int i
+        # but a new deal rarely reuses them: start fresh to keep chains short,
+        # and forget the ordering hints learnt on the last deal (forget_hints).
         if hands != self._deal_key:
             tt_clear(self.c)
-            memset(self.c.cutoff, 0, sizeof(self.c.cutoff))
-            for i in range(MAXPLY):
-                self.c.frames[i].killer_suit = 0
-                self.c.frames[i].killer_rank = 0
+            forget_hints(self.c)
             self._deal_key = hands
 
     def clear(self):

@@ -10,6 +10,7 @@ jump in the count, so CI catches it even when every answer stays right.
 from __future__ import annotations
 
 import importlib.util
+import random
 from pathlib import Path
 
 SIGNATURE = 17436300
@@ -33,15 +34,19 @@ def test_node_signature_is_unchanged():
         f"purpose, update SIGNATURE and state the new count in the commit")
 
 
+
 def test_a_deal_searches_the_same_whatever_came_before():
     """The ordering hints (the cut-off cache, the killer moves) start afresh with each new
     deal, as the table does: the nodes a question takes are a function of the deal and the
     question, not of the deals a long-lived solver answered before it.  (Stale hints from
-    other deals cost 2-4% of the nodes on the bench's sequence, and made one solve six times
+    other deals cost 2-3% of the table nodes on the bench's sequence, and made one solve six times
     slower than the same solve fresh.)"""
+    from cardgames.minimax import random_ending
     from ddsolver._core import Core
 
-    deals = [masks_of(d) for d in _deals(3)]
+    rng = random.Random(7)
+    masks_of = _signature_module().masks_of
+    deals = [masks_of(random_ending(rng, 13)) for _ in range(3)]
     fresh = Core(64)
     fresh.dd_table(deals[2])
     fresh_nodes = fresh.nodes
@@ -57,16 +62,3 @@ def test_a_deal_searches_the_same_whatever_came_before():
     before = used.nodes
     used.solve(deals[2], 4, 1)
     assert used.nodes - before == fresh_solve
-
-
-def masks_of(deal) -> tuple[int, ...]:
-    return _signature_module().masks_of(deal)
-
-
-def _deals(n: int):
-    import random
-
-    from cardgames.minimax import random_ending
-
-    rng = random.Random(7)
-    return [random_ending(rng, 13) for _ in range(n)]
