@@ -101,14 +101,32 @@ def test_ctrl_c_as_the_command_starts_is_reported_plainly(tmp_path, delay):
     assert "interrupted" in err, err
 
 
+def _start_until_launched(*args: str) -> subprocess.Popen[str]:
+    """``python -m ddsolver ARGS``, returned once its entry point (ddsolver._launch) is
+    imported and the command line's own imports begin.  Python's start before that (site,
+    the .pth files of an editable install: 20-60 ms) is the interpreter's, where Ctrl-C
+    gives Python's own traceback whatever the program; ``-X importtime`` reports each
+    import on stderr as it completes, which tells when the guarded window opens."""
+    proc = subprocess.Popen([sys.executable, "-X", "importtime", "-m", "ddsolver", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.rstrip().endswith("| ddsolver._launch"):
+            return proc
+    proc.wait()
+    pytest.fail("the child never imported ddsolver._launch:\n" + "".join(seen[-20:]))
+
+
 def test_ctrl_c_while_the_program_is_still_importing(tmp_path):
-    """Ctrl-C while Python still loads the command line (numpy and all, the first ~0.3 s):
-    the entry point imports it under a guard (ddsolver._launch)."""
+    """Ctrl-C while Python still loads the command line (numpy and all, the first ~0.3 s
+    after the entry point starts): the entry point imports it under a guard
+    (ddsolver._launch)."""
     pbn = _pbn(tmp_path / "hard.pbn", HARD)
     errors = []
-    for delay in (0.05, 0.1, 0.2):
-        proc = subprocess.Popen([sys.executable, "-m", "ddsolver", "table", str(pbn)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for delay in (0.0, 0.02, 0.05, 0.1, 0.2):
+        proc = _start_until_launched("table", str(pbn))
         _, err = _interrupt(proc, delay)
         # A shell shows both an exit(130) and a death by SIGINT as status 130.
         if "Traceback" in err or proc.returncode not in (130, -signal.SIGINT):
