@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import parallel
 import pytest
 from ddsfiles import FULL, SHARED_DATA, shared_data_file
 
@@ -33,10 +34,24 @@ _ORACLES = Path(__file__).resolve().parent / "oracles"
 
 def pytest_collection_modifyitems(config, items):
     """Everything under tests/oracles is an ``oracle`` test: ``-m "not oracle"`` leaves the
-    corpus out for a developer's quick loop (CI runs everything)."""
+    corpus out for a developer's quick loop (CI runs everything).  The tests of modules
+    whose answers are computed in the background (``parallel.ahead``) run last, so that
+    the background has the rest of the suite's time to compute them."""
     for item in items:
         if _ORACLES in Path(str(item.path)).resolve().parents:
             item.add_marker(pytest.mark.oracle)
+    ahead = parallel.modules_ahead()
+    items.sort(key=lambda item: Path(str(item.path)).resolve() in ahead)  # stable
+
+
+def pytest_collection_finish(session):
+    """Start the background answers of the modules that have a test to run (after -k/-m)."""
+    modules = dict.fromkeys(Path(str(item.path)).resolve() for item in session.items)
+    parallel.start(m for m in modules if m in parallel.modules_ahead())
+
+
+def pytest_sessionfinish(session):
+    parallel.stop()
 
 
 def pytest_report_header(config):

@@ -24,7 +24,7 @@ from ddsfiles import (
     shared_data_file,
     unique_boards,
 )
-from parallel import solve_all
+from parallel import ahead
 
 from cardgames.cards import Card, Seat, Strain
 from cardgames.play import Position
@@ -129,13 +129,17 @@ def test_each_board_is_consistent_with_itself(board):
 
 # ---- the solver against DDS ------------------------------------------------------------------
 
+# Answered in the background from the session's start (parallel.ahead); these tests run last.
+_BOARDS_AHEAD = ahead(__file__, UNIQUE_BOARDS, lambda solver, b: (
+    solver.dd_table(b.deal), solver.card_scores(b.deal, b.trump, b.first)))
+_GIBS_AHEAD = ahead(__file__, GIB_BOARDS, lambda solver, g: solver.dd_table(g.deal))
+
+
 @pytest.fixture(scope="module")
 def answers() -> dict[str, tuple]:
-    """Every unique board's table and lead scores, and every GIB table, by id: computed on
-    all cores the first time a test asks."""
-    boards = solve_all(UNIQUE_BOARDS, lambda solver, b: (
-        solver.dd_table(b.deal), solver.card_scores(b.deal, b.trump, b.first)))
-    gibs = solve_all(GIB_BOARDS, lambda solver, g: solver.dd_table(g.deal))
+    """Every unique board's table and lead scores, and every GIB table, by id: computed in
+    the background, and on every core from the time the first test asks."""
+    boards, gibs = _BOARDS_AHEAD.results(), _GIBS_AHEAD.results()
     return {**{b.id: a for b, a in zip(UNIQUE_BOARDS, boards)},
             **{g.id: a for g, a in zip(GIB_BOARDS, gibs)}}
 

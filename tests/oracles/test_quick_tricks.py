@@ -24,8 +24,8 @@ from cardgames.minimax import alphabeta, random_ending
 from cardgames.play import Position
 from ddsolver import _core
 
-#: Batches of random endings per test: 3 in a normal run (CI's), 12 with DDSOLVER_FULL=1.
-BATCHES = 12 if FULL else 3
+#: Batches of random endings per test: 2 in a normal run (CI's), 12 with DDSOLVER_FULL=1.
+BATCHES = 12 if FULL else 2
 PER_BATCH = 150
 
 

@@ -25,10 +25,10 @@ from cardgames.minimax import alphabeta, card_values, random_ending, random_posi
 from cardgames.play import Position
 from ddsolver import Solver
 
-#: Positions checked per ending size (cards a hand) in a normal run, about a minute in all;
+#: Positions checked per ending size (cards a hand) in a normal run, about 25 s in all;
 #: DDSOLVER_FULL=1 checks FULL_FACTOR times as many.  4-card endings cost the oracle ~0.1 s.
-POSITIONS = {1: 1000, 2: 2000, 3: 1500, 4: 300}
-FULL_FACTOR = 5
+POSITIONS = {1: 1000, 2: 2000, 3: 800, 4: 150}
+FULL_FACTOR = 10
 BATCH = 100
 
 
@@ -99,7 +99,7 @@ def test_dd_table_matches_minimax(solver, cards):
 
 
 #: Endings asked a sequence of questions each, in a normal run (times FULL_FACTOR when full).
-HISTORY_ENDINGS = 1200
+HISTORY_ENDINGS = 600
 
 
 @pytest.mark.slow
