@@ -45,7 +45,10 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_collection_finish(session):
-    """Start the background answers of the modules that have a test to run (after -k/-m)."""
+    """Start the background answers of the modules that have a test to run (after -k/-m;
+    none for --collect-only)."""
+    if session.config.option.collectonly:
+        return
     modules = dict.fromkeys(Path(str(item.path)).resolve() for item in session.items)
     parallel.start(m for m in modules if m in parallel.modules_ahead())
 
