@@ -3,18 +3,16 @@
 The oracle tests check the solver against every deal of the shared data in every run:
 about 600 s of CPU, most of the suite's.  The core releases the GIL while it searches, so
 threads with one :class:`ddsolver.Solver` each (a solver is not thread-safe) use every
-core.  Two ways:
+core.  :func:`ahead` registers a list (at a module's import, i.e. at collection) to be
+answered *in the background*: from the moment collection ends (``conftest.py``), on a
+thread a core at the lowest priority (on Linux; elsewhere one core is left free), so that
+it takes the CPU time the other tests leave idle while they run on the main thread; the
+module's tests are moved to the end of the run, and when the first of them asks
+(:meth:`Batch.results`), the main thread joins in for what is left.  On a 2-core machine
+this keeps both cores busy through the single-threaded part of the suite instead of
+leaving one idle for half of it.
 
-* :func:`solve_all` answers a list at once, on ``os.cpu_count()`` threads.
-* :func:`ahead` registers a list (at a module's import, i.e. at collection) to be answered
-  *in the background*: from the moment collection ends (``conftest.py``), on one thread
-  less than the machine has, while the other tests run on the main thread; the module's
-  tests are moved to the end of the run, and when the first of them asks
-  (:meth:`Batch.results`), the main thread joins in for what is left.  On a 2-core machine
-  this keeps both cores busy through the single-threaded part of the suite instead of
-  leaving one idle for half of it.
-
-Either way the tests then only compare, deal by deal, so a wrong answer still fails the
+The tests then only compare, deal by deal, so a wrong answer still fails the
 test named after its deal, and the answers do not depend on the order in which the
 solvers meet the deals (a test of the solver checks that).
 """
@@ -26,7 +24,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -37,19 +34,6 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 TT_MB = 64
-
-
-def solve_all(items: Sequence[T], work: Callable[[Solver, T], R], *,
-              tt_mb: int = TT_MB) -> list[R]:
-    """``[work(solver, item) for item in items]``, on ``os.cpu_count()`` threads with a
-    solver each; results in the order of ``items``.  An exception in ``work`` is raised here."""
-    solvers = SolverPool(tt_mb)
-
-    def run(item: T) -> R:
-        return work(solvers.solver(), item)
-
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        return list(pool.map(run, items))
 
 
 class Batch(Generic[T, R]):
