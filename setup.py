@@ -93,6 +93,7 @@ if _target_machines() <= {"x86_64", "amd64"}:
     extensions.append(Extension("ddsolver._core_bmi2", ["ddsolver/_core_bmi2.pyx"],
                                 define_macros=[("DD_BMI2_BUILD", "1")]))
 
-setup(ext_modules=cythonize(extensions, compiler_directives=HOT_DIRECTIVES,
-                           nthreads=min(len(extensions), os.cpu_count() or 1)),
+# cythonize runs serially: its nthreads is a process pool, which on macOS and Windows
+# (spawn) would import this file again in every worker.  The compiling is the parallel part.
+setup(ext_modules=cythonize(extensions, compiler_directives=HOT_DIRECTIVES),
       cmdclass={"build_ext": BuildExt})
