@@ -436,13 +436,12 @@ cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
             return
 
 
-
 cdef inline void forget_hints(Ctx *c) noexcept nogil:
     """Empty the cut-off cache and the killer moves (boost_cutoff, boost_killer), for a new
     deal.  Another deal's hints misorder this one's moves (100 deals of two seeds in the
     bench's order, nodes with them forgotten: tables -2.4% and -3.3%, leads -2.2% and
-    -0.7%, solves -0.7% and +1.1%), and with them gone a question searches the same nodes whatever the solver
-    answered before."""
+    -0.7%, solves -0.7% and +1.1%), and with them gone a question searches the same nodes
+    whatever the solver answered before."""
     cdef int i
     memset(c.cutoff, 0, sizeof(c.cutoff))
     for i in range(MAXPLY):

@@ -49,8 +49,7 @@ def pytest_collection_finish(session):
     none for --collect-only)."""
     if session.config.option.collectonly:
         return
-    modules = dict.fromkeys(Path(str(item.path)).resolve() for item in session.items)
-    parallel.start(m for m in modules if m in parallel.modules_ahead())
+    parallel.start(dict.fromkeys(Path(str(item.path)).resolve() for item in session.items))
 
 
 def pytest_sessionfinish(session):

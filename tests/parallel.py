@@ -33,9 +33,6 @@ from ddsolver.pool import SolverPool
 T = TypeVar("T")
 R = TypeVar("R")
 
-TT_MB = 64
-
-
 class Batch(Generic[T, R]):
     """``work(solver, item)`` for each item, taken one at a time by whichever thread is
     free: the background threads and, once :meth:`results` is called, the caller."""
@@ -99,7 +96,7 @@ class Batch(Generic[T, R]):
             return list(self._results)  # type: ignore[arg-type]
 
 
-_SOLVERS = SolverPool(TT_MB)
+_SOLVERS = SolverPool()  # ddsolver's default table size, one solver a thread
 _REGISTERED: dict[Path, list[Batch]] = {}
 _STOP = threading.Event()
 _THREADS: list[threading.Thread] = []
@@ -119,9 +116,10 @@ def modules_ahead() -> set[Path]:
 
 
 def start(modules: Iterable[Path]) -> None:
-    """Answer the batches of ``modules`` (in that order) in background threads: one a
-    core at the lowest priority on Linux, one a core but one elsewhere."""
-    batches = [b for m in modules for b in _REGISTERED.get(Path(m).resolve(), [])]
+    """Answer the batches registered for ``modules`` (the modules with a test to run, in
+    their order) in background threads: one a core at the lowest priority on Linux, one a
+    core but one elsewhere."""
+    batches = [b for m in modules for b in _REGISTERED.get(m, [])]
     if not batches or _THREADS:
         return
 

@@ -34,13 +34,12 @@ def test_node_signature_is_unchanged():
         f"purpose, update SIGNATURE and state the new count in the commit")
 
 
-
 def test_a_deal_searches_the_same_whatever_came_before():
     """The ordering hints (the cut-off cache, the killer moves) start afresh with each new
     deal, as the table does: the nodes a question takes are a function of the deal and the
     question, not of the deals a long-lived solver answered before it.  (Stale hints from
-    other deals cost 2-3% of the table nodes on the bench's sequence, and made one solve six times
-    slower than the same solve fresh.)"""
+    other deals cost 2-3% of the table nodes on the bench's sequence, and made one solve six
+    times slower than the same solve fresh.)"""
     from cardgames.minimax import random_ending
     from ddsolver._core import Core
 
