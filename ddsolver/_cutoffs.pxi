@@ -48,8 +48,13 @@ cdef int quick_tricks_own_or_partner(Ctx *c, uint16_t *decisive, int need) noexc
                                              and (c.hand[seat][t] == 0
                                                   or runs_whole_suit(c, seat, t)))):
                 alt = cash_tricks(c, pard, pard_decisive, need - own, -1)
-                if own + alt <= c.tricks_left:
+                if own + alt <= c.tricks_left or t == NOTRUMP:
+                    # No-trump: partner discards on the leader's winners and keeps
+                    # its own (alt cards) as long as it can; each one thrown away
+                    # costs one trick, so together they take all the tricks left.
                     alt += own
+                    if alt > c.tricks_left:
+                        alt = c.tricks_left
                     pard_decisive[0] |= decisive[0]
                     pard_decisive[1] |= decisive[1]
                     pard_decisive[2] |= decisive[2]
@@ -78,7 +83,7 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     ``need``; sets ``decisive`` to the ranks relied on.  The leader's own winners, or
     partner's after an entry (quick_tricks_own_or_partner); in no-trump also a suit whose
     winners are split between the two hands, after the leader's own winners elsewhere
-    (split_suit_tricks)."""
+    (split_suit_tricks), counted up to ``need``."""
     cdef int n = quick_tricks_own_or_partner(c, decisive, need)
     cdef int seat = c.leader, pard = c.leader ^ 2, s, k, other, low
     cdef uint16_t dec[4]
@@ -89,7 +94,7 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     for s in range(4):
         if c.hand[seat][s] == 0 or c.hand[pard][s] == 0:
             continue
-        k = split_suit_tricks(c, seat, s, &low)
+        k = split_suit_tricks(c, seat, s, &low, need)
         if k == 0:
             continue
         dec[0] = dec[1] = dec[2] = dec[3] = 0
@@ -113,22 +118,25 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     return n
 
 
-cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
+cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low, int need) noexcept nogil:
     """No-trump, both hands of the side holding ``s``: the tricks the side on lead takes in
     suit ``s`` led by ``seat`` (0 unless partner holds a winner: then the leader's own count
-    has the suit), playing
-    winners while it has them: the hand on lead cashes its highest winner and the other
-    hand follows low (if even its lowest card is higher, it wins the trick and leads
-    next); with no winner left it leads low to the other hand's lowest winner, which goes
-    on.  A winner is a card above every card the opponents hold in the suit while
+    has the suit), playing winners while it has them: the hand on lead cashes its highest
+    winner and the other hand follows low (if even its lowest card is higher, it wins the
+    trick and leads next; on the lead's last card it overtakes if it can, rather than be
+    stranded); with no winner left it leads low to the other hand's lowest winner, which
+    goes on.  A winner is a card above every card the opponents hold in the suit while
     they still have one; once both are out, every round wins as long as the hand on lead
     has a card (counted: the rounds both hands can play, or all the lead's cards if the
-    other hand has none).  ``low`` gets the lowest card
-    led or won with by rank (16: none): the ranks relied on are the top ones down to
-    it, so the count holds for every position that agrees with this one on them."""
+    other hand has none -- or, when that falls short of ``need`` and the other hand is
+    the longer, the play goes on card by card so that it takes over and runs its cards).
+    ``low`` gets the lowest card led or won with by rank (16: none): the ranks relied on
+    are the top ones down to it, so the count holds for every position that agrees with
+    this one on them."""
     cdef int lho = (seat + 1) & 3, rho = (seat + 3) & 3, rounds = 0, opp_rounds, r, tricks = 0, low_y
     cdef uint32_t x = c.hand[seat][s], y = c.hand[seat ^ 2][s], tmp, wx, wy, above
     cdef uint32_t opp = c.hand[lho][s] | c.hand[rho][s]
+    cdef bint play_on = False
     opp_rounds = dd_popcount(c.hand[lho][s])
     if dd_popcount(c.hand[rho][s]) > opp_rounds:
         opp_rounds = dd_popcount(c.hand[rho][s])
@@ -138,7 +146,7 @@ cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
         return 0
     above = ~((<uint32_t>2 << dd_hibit(opp)) - 1) if opp else 0xFFFF
     while x:
-        if rounds >= opp_rounds:
+        if rounds >= opp_rounds and not play_on:
             # The opponents are out: every card wins.  Which hand wins each round (and
             # leads the next) depends on ranks the count does not rely on; sure are the
             # rounds in which both hands still have a card, or all of the lead's cards
@@ -146,8 +154,13 @@ cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
             r = dd_popcount(x)
             if y and dd_popcount(y) < r:
                 r = dd_popcount(y)
-            tricks += r
-            break
+            if y == 0 or dd_popcount(y) <= dd_popcount(x) or tricks + r >= need:
+                tricks += r
+                break
+            # Not enough, and the other hand is longer: play on, relying on the ranks
+            # played, so that it overtakes the lead's last card and runs its own.
+            above = 0xFFFF
+            play_on = True
         wx = x & above
         wy = y & above
         if wx:
@@ -157,7 +170,14 @@ cdef int split_suit_tricks(Ctx *c, int seat, int s, int *low) noexcept nogil:
             # compares with the other hand's lowest card.
             if r < low[0]:
                 low[0] = r
-            if y:
+            if x == 0 and (y >> r) > 1:
+                # The lead's last card: the other hand overtakes with its lowest card
+                # above it (a winner too) and goes on, rather than be stranded.
+                low_y = dd_lobit(y & ~((<uint32_t>2 << r) - 1))
+                y ^= (<uint32_t>1) << low_y
+                x = y
+                y = 0
+            elif y:
                 low_y = dd_lobit(y)
                 y ^= (<uint32_t>1) << low_y
                 if low_y > r:
