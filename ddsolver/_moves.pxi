@@ -221,8 +221,8 @@ cdef inline bint forces(Ctx *c, int opp, int s, int r) noexcept nogil:
 cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
     """Ordering scores for the 2nd, 3rd and 4th cards of a trick.
 
-    Second hand: win cheaply when third hand cannot beat the card; low when
-    partner (fourth hand) wins anyway, or when the card is below third hand's lowest
+    Second hand: win cheaply when third hand cannot beat the card; low (or, void,
+    a discard rather than a ruff) when partner (fourth hand) wins anyway, or when the card is below third hand's lowest
     or partner's lowest (it makes no difference); otherwise cover, first with a card that
     forces third hand's top card (a ruff third hand can overruff counts so).
     Third hand: play low under partner's sure winner; win as cheaply as is safe;
@@ -258,7 +258,9 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
         elif t != NOTRUMP and c.hand[opp][t]:
             opp_ruffs = ls != t
             opp_ruff_top = dd_hibit(c.hand[opp][t])
-    if pos == SECOND_HAND and not is_void:
+    if pos == SECOND_HAND:
+        # Void or not: partner's top card of the led suit will win the trick (then
+        # neither a cover nor a ruff is needed).
         o3 = c.hand[(c.leader + 2) & 3][ls]
         p4 = c.hand[(c.leader + 3) & 3][ls]
         if p4 and dd_hibit(p4) > current_trick(c).rank[0] and (o3 == 0 or dd_hibit(p4) > dd_hibit(o3)):
