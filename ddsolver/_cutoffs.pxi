@@ -81,16 +81,45 @@ cdef int quick_tricks_own_or_partner(Ctx *c, uint16_t *decisive, int need) noexc
 cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     """Tricks the side on lead can cash at once (a lower bound for it), counted up to
     ``need``; sets ``decisive`` to the ranks relied on.  The leader's own winners, or
-    partner's after an entry (quick_tricks_own_or_partner); in no-trump also a suit whose
+    partner's after an entry (quick_tricks_own_or_partner); in a trump contract whose
+    opponents have no trumps left, the leader's winners in the other suits and then the
+    side's longer trump holding; in no-trump also a suit whose
     winners are split between the two hands, after the leader's own winners elsewhere
     (split_suit_tricks), counted up to ``need``."""
     cdef int n = quick_tricks_own_or_partner(c, decisive, need)
     cdef int seat = c.leader, pard = c.leader ^ 2, s, k, other, low
     cdef uint16_t dec[4]
-    # No-trump only: with trumps, a hand out of the suit holding only trumps would have
-    # to ruff its partner's winner and take the lead (measured: a wrong table).
-    if n >= need or not plays_as_notrump(c):
+    cdef int t = c.trump, a, b
+    if n >= need:
         return n
+    if not plays_as_notrump(c):
+        # The opponents out of trumps: the leader's winners in the other suits, then
+        # the side's longer trump holding (each of its trumps wins a trick of its own:
+        # sure_trump_tricks).  Partner, if it is the longer, must not be made to ruff
+        # the leader's winners: it needs as many other cards.
+        if c.hand[(seat + 1) & 3][t] or c.hand[(seat + 3) & 3][t]:
+            return n
+        a = dd_popcount(c.hand[seat][t])
+        b = dd_popcount(c.hand[pard][t])
+        if a < b:
+            a = b
+        else:
+            b = 0
+        if a == 0:
+            return n
+        dec[0] = dec[1] = dec[2] = dec[3] = 0
+        k = cash_tricks(c, seat, dec, need - a, t)
+        if b and k > c.tricks_left - b:
+            return n
+        if k + a > n:
+            n = k + a
+            decisive[0] = dec[0]
+            decisive[1] = dec[1]
+            decisive[2] = dec[2]
+            decisive[3] = dec[3]
+        return n
+    # No-trump only from here: with trumps, a hand out of the suit holding only trumps
+    # would have to ruff its partner's winner and take the lead (measured: a wrong table).
     for s in range(4):
         if c.hand[seat][s] == 0 or c.hand[pard][s] == 0:
             continue
