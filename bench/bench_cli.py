@@ -71,6 +71,7 @@ def write_pbn(deals: list[Deal], path: Path) -> None:
 
 
 _STRAINS = ("S", "H", "D", "C", "NT")  # the order of endplay's rows
+_DDS_BATCH = 32                        # deals per CalcAllTables call (DDS's MAXNOOFTABLES)
 
 
 class Dds:
@@ -95,8 +96,12 @@ class Dds:
     def tables(self, deals: list[Deal]) -> tuple[tuple[float, float],
                                                   list[dict[str, dict[str, int]]]]:
         edeals = [self._deal(d.to_pbn()) for d in deals]  # built before the clock
+        # DDS takes at most MAXNOOFTABLES (32) deals a call ("Too many DD tables
+        # requested" past it): larger runs go in batches, as a DDS user's would.
         start, cpu = time.perf_counter(), time.process_time()
-        results = self._dds.calc_all_tables(edeals)
+        results = []
+        for i in range(0, len(edeals), _DDS_BATCH):
+            results.extend(self._dds.calc_all_tables(edeals[i:i + _DDS_BATCH]))
         elapsed = (time.perf_counter() - start, time.process_time() - cpu)
         out = []
         for table in results:
