@@ -8,6 +8,7 @@ the data call ``ddsfiles.shared_data_file`` at import time; others use the fixtu
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import parallel
@@ -30,6 +31,15 @@ def solver() -> Solver:
 
 
 _ORACLES = Path(__file__).resolve().parent / "oracles"
+
+
+def pytest_configure(config):
+    """The Ctrl-C tests send SIGINT to child programs, which inherit an ignored SIGINT from
+    a session started in the background of a script (``pytest ... &`` ignores it): they
+    would see no Ctrl-C at all.  Such a session takes Python's own handler back, so its
+    children start with the default disposition, as from a terminal."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config, items):
