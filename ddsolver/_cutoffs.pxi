@@ -83,9 +83,8 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     ``need``; sets ``decisive`` to the ranks relied on.  The leader's own winners, or
     partner's after an entry (quick_tricks_own_or_partner); in a trump contract whose
     opponents have no trumps left, the leader's winners in the other suits and then the
-    side's longer trump holding; in no-trump also a suit whose
-    winners are split between the two hands, after the leader's own winners elsewhere
-    (split_suit_tricks), counted up to ``need``."""
+    side's longer trump holding; in no-trump also a suit whose winners are split between
+    the two hands, after the leader's own winners elsewhere (split_suit_tricks)."""
     cdef int n = quick_tricks_own_or_partner(c, decisive, need)
     cdef int seat = c.leader, pard = c.leader ^ 2, s, k, other, low
     cdef uint16_t dec[4]

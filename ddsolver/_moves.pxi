@@ -221,10 +221,11 @@ cdef inline bint forces(Ctx *c, int opp, int s, int r) noexcept nogil:
 cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
     """Ordering scores for the 2nd, 3rd and 4th cards of a trick.
 
-    Second hand: win cheaply when third hand cannot beat the card; low (or, void,
-    a discard rather than a ruff) when partner (fourth hand) wins anyway, or when the card is below third hand's lowest
-    or partner's lowest (it makes no difference); otherwise cover, first with a card that
-    forces third hand's top card (a ruff third hand can overruff counts so).
+    Second hand: win cheaply when third hand cannot beat the card; low (void: a
+    discard rather than a ruff) when partner (fourth hand) wins anyway, or when the card
+    is below third hand's lowest or partner's lowest (it makes no difference); otherwise
+    cover, first with a card that forces third hand's top card (a ruff third hand can
+    overruff counts so).
     Third hand: play low under partner's sure winner; win as cheaply as is safe;
     else force fourth hand's top card.  Fourth hand wins as cheaply as possible
     or plays lowest.  Never overtake or ruff partner's sure winner.  Discards
