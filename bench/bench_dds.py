@@ -716,14 +716,19 @@ def bench_largest(run: Run, ours: Ours, dds: Dds, path: Path, limit: int | None,
 
 def bench_jobs(run: Run, ours: Ours, dds: Dds, boards, reference: dict[int, tuple]) -> None:
     """Wall time of ``dd_tables(deals, jobs=2)`` over ``jobs=1`` on the same deals; the
-    answers are checked against DDS (tables from the table section, or solved here)."""
+    answers are checked against DDS (tables from the table section, or solved here).
+
+    Timed in the order 1, 2, 2, 1 and compared as sums: a host whose speed drifts during
+    the section (other tenants of the machine) then weighs on both job counts alike,
+    instead of on whichever ran second."""
     deals = [deal for deal, _, _ in boards]
     sec = Section("jobs")
     for i, deal in enumerate(deals):
         if i not in reference:
             reference[i] = dds.table_rows(dds.table(dds.table_input(_masks(deal))))
-    walls, cpus = {}, {}
-    for jobs in (1, 2):
+    walls, cpus = {1: 0.0, 2: 0.0}, {1: 0.0, 2: 0.0}
+    rounds: list[tuple[int, float]] = []
+    for jobs in (1, 2, 2, 1):
         _say(f"jobs: dd_tables on {len(deals)} deals, jobs={jobs} ...")
         gc.collect()
         c0, t0 = time.process_time(), time.perf_counter()
@@ -732,8 +737,10 @@ def bench_jobs(run: Run, ours: Ours, dds: Dds, boards, reference: dict[int, tupl
         except Exception as err:
             run.disagree(f"dd_tables(jobs={jobs}) raised {type(err).__name__}: {err}")
             return
-        walls[jobs] = time.perf_counter() - t0
-        cpus[jobs] = time.process_time() - c0
+        wall = time.perf_counter() - t0
+        walls[jobs] += wall
+        cpus[jobs] += time.process_time() - c0
+        rounds.append((jobs, wall))
         if len(tables) != len(deals):
             run.disagree(f"dd_tables(jobs={jobs}) returned {len(tables)} tables for "
                          f"{len(deals)} deals")
@@ -741,8 +748,8 @@ def bench_jobs(run: Run, ours: Ours, dds: Dds, boards, reference: dict[int, tupl
         for i, table in enumerate(tables):
             check_table(run, f"dd_tables(jobs={jobs}) deal #{i} {deals[i].to_pbn()}",
                         table.rows, reference[i])
-    sec.extra.update(deals=len(deals), wall1=walls.get(1), wall2=walls.get(2),
-                     cpu1=cpus.get(1), cpu2=cpus.get(2))
+    sec.extra.update(deals=len(deals), wall1=walls[1], wall2=walls[2], cpu1=cpus[1],
+                     cpu2=cpus[2], rounds=rounds)
     run.sections.append(sec)
 
 
@@ -922,9 +929,15 @@ def report(run: Run, ours: Ours, dds: Dds, args, argv: list[str], env: dict) -> 
     if jobs is not None and jobs.extra.get("wall1") and jobs.extra.get("wall2"):
         w1, w2 = jobs.extra["wall1"], jobs.extra["wall2"]
         out.append("")
-        out.append(f"dd_tables     {jobs.extra['deals']} deals: jobs=1 {w1:.2f} s, jobs=2 "
-                   f"{w2:.2f} s, ratio {w2 / w1:.2f}  {_verdict('jobs', w2 / w1)}"
+        out.append(f"dd_tables     {jobs.extra['deals']} deals, run twice each (jobs 1, 2, 2, 1): "
+                   f"jobs=1 {w1:.2f} s, jobs=2 {w2:.2f} s, ratio {w2 / w1:.2f}  "
+                   f"{_verdict('jobs', w2 / w1)}"
                    + ("  (fewer than 2 CPUs available!)" if _cpus() < 2 else ""))
+        rounds = jobs.extra.get("rounds") or []
+        if len(rounds) == 4:
+            first, second = rounds[1][1] / rounds[0][1], rounds[2][1] / rounds[3][1]
+            out.append(f"              each pair: {first:.2f} (1 then 2), {second:.2f} (2 then 1); "
+                       f"far apart = the host's speed moved during the section")
         out.append(f"              CPU/wall: jobs=1 {jobs.extra['cpu1'] / w1:.2f}, jobs=2 "
                    f"{jobs.extra['cpu2'] / w2:.2f} (2.0 = both threads busy all the time; "
                    f"near the jobs=1 figure = no parallelism)")
