@@ -314,25 +314,24 @@ cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8
     cdef uint16_t trick_decisive[4]
     cdef uint16_t move_decisive[4]
     cdef int i, s, r, old_leader, winner, won, v, small_below
-    cdef int tried[4]
+    cdef int lowest_win[4]
     cdef bint maxnode = (seat & 1) == 0
     cdef int value = -1 if maxnode else 99
     cdef Move *m
     best[0] = 255
-    tried[0] = tried[1] = tried[2] = tried[3] = 99
+    lowest_win[0] = lowest_win[1] = lowest_win[2] = lowest_win[3] = 0
     for i in range(f.nmoves):
         # Following hands' first move is put first by weigh_follow.
         m = &f.moves[0] if (i == 0 and pos != LEAD) else next_move(f, i)
         s = m.suit
         r = m.rank
-        # A card below every rank that has mattered so far in its suit, when a
-        # card of that suit also below them has been tried, leads to the same
-        # abstract position: its result is already known.
-        small_below = dd_lobit(decisive[s]) if decisive[s] else 16
-        if r < small_below and tried[s] < small_below:
+        # DDS's lowest win: a card of this suit was tried below every rank relied on
+        # at that point, the lowest of which is kept here.  Any card below it leads
+        # to a position that differs from that card's only below the ranks its result
+        # relied on: the same result.  Kept, not recomputed: ranks relied on later
+        # are lower but change nothing about that card's result.
+        if r < lowest_win[s]:
             continue
-        if r < tried[s]:
-            tried[s] = r
         play_card(c, seat, s, r)
         c.ply = ply + 1
         if pos < FOURTH_HAND:
@@ -382,4 +381,8 @@ cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8
         decisive[1] |= move_decisive[1]
         decisive[2] |= move_decisive[2]
         decisive[3] |= move_decisive[3]
+        if lowest_win[s] == 0:
+            small_below = dd_lobit(decisive[s]) if decisive[s] else 16
+            if r < small_below:
+                lowest_win[s] = small_below
     return value
