@@ -390,22 +390,22 @@ def _timed(fn: Callable[[], object]) -> Timing:
     return Timing(time.perf_counter() - t0, time.process_time() - c0, result)
 
 
-REPEAT = 2  # timings of each question per solver (--repeat); the fastest counts
+REPEAT = 2  # default timings of each question per solver (--repeat); the fastest counts
 
 
 def race(index: int, ours: Callable[[], object], dds: Callable[[], object],
-         forget: Callable[[], None] | None = None) -> tuple[Timing, Timing]:
+         forget: Callable[[], None] | None = None, repeat: int = 1) -> tuple[Timing, Timing]:
     """Time both calls, ours first on even ``index`` and DDS first on odd, so neither
     side is always the one that runs on a cache warmed (or cooled) by the other.
 
-    With ``forget`` and REPEAT > 1 the pair is timed REPEAT times, the order flipped each
-    time (ABBA) and ``forget()`` before each repeat, so that neither solver answers
+    With ``repeat`` > 1 (and ``forget``) the pair is timed ``repeat`` times, the order
+    flipped each time (ABBA) and ``forget()`` before each repeat, so that neither answers
     from its table; each solver's fastest wall (and CPU) time counts.  One timing of a
     few milliseconds can catch the host busy elsewhere (a 26 ms question once took 120
     ms), and a mean of per-deal ratios feels such a hiccup; the fastest of two does not.
     The answers checked are those of the first timing."""
     t_ours = t_dds = None
-    for r in range(REPEAT if forget is not None else 1):
+    for r in range(repeat if forget is not None else 1):
         if r:
             forget()
         if (index + r) % 2 == 0:
@@ -507,31 +507,28 @@ def warm_up(ours: Ours, dds: Dds, seed: int) -> Callable[[], None]:
 
 
 def bench_random(run: Run, ours: Ours, dds: Dds, boards, sections: set[str],
-                 forget: Callable[[], None]) -> None:
+                 forget: Callable[[], None], repeat: int) -> None:
     """Sections table, lead, solve on the random boards, one section after another, so
     that consecutive questions are always about different deals."""
     if "table" in sections:
         forget()
         sec = Section("table")
-        counted = [0, 0]  # nodes of each deal's first table (repeats search again)
+        nodes: dict[int, int] = {}  # deal -> nodes of its first table (repeats search again)
 
-        def table(deal):
+        def table(i, deal):
             n0 = ours.nodes
             rows = ours.table(deal)
             if n0 is not None:
-                counted[0] += 1
-                if counted[0] == 1:
-                    counted[1] += ours.nodes - n0
+                nodes.setdefault(i, ours.nodes - n0)
             return rows
         for i, (deal, _, _) in enumerate(_progress(boards, "table", len(boards))):
             tdl = dds.table_input(_masks(deal))
-            counted[0] = 0
-            o, d = race(i, lambda: table(deal), lambda: dds.table(tdl), forget)
+            o, d = race(i, lambda: table(i, deal), lambda: dds.table(tdl), forget, repeat)
             sec.samples.append(sample(f"#{i}", deal.to_pbn(), "table", o, d))
             run.dds_tables[i] = dds.table_rows(d.result)
             check_table(run, f"random deal #{i} {deal.to_pbn()}", o.result, run.dds_tables[i])
-        if ours.nodes is not None and boards:
-            sec.extra["nodes"] = counted[1] / len(boards)
+        if nodes:
+            sec.extra["nodes"] = sum(nodes.values()) / len(nodes)
         run.sections.append(sec)
 
     if "lead" in sections:
@@ -541,7 +538,7 @@ def bench_random(run: Run, ours: Ours, dds: Dds, boards, sections: set[str],
             leader = (declarer + 1) & 3
             dl = dds.board_input(_masks(deal), strain, leader)
             o, d = race(i, lambda: ours.lead(deal, strain, leader),
-                        lambda: dds.solve_board(dl, 3), forget)
+                        lambda: dds.solve_board(dl, 3), forget, repeat)
             what = f"lead {SEAT_LETTERS[leader]}, trump {STRAIN_LETTERS[strain]}"
             sec.samples.append(sample(f"#{i}", deal.to_pbn(), what, o, d))
             check_lead(run, f"random deal #{i} {deal.to_pbn()} ({what})", o.result,
@@ -554,7 +551,7 @@ def bench_random(run: Run, ours: Ours, dds: Dds, boards, sections: set[str],
         for i, (deal, strain, declarer) in enumerate(_progress(boards, "solve", len(boards))):
             dl = dds.board_input(_masks(deal), strain, (declarer + 1) & 3)
             o, d = race(i, lambda: ours.solve(deal, strain, declarer),
-                        lambda: dds.solve_board(dl, 1), forget)
+                        lambda: dds.solve_board(dl, 1), forget, repeat)
             what = f"{STRAIN_LETTERS[strain]} by {SEAT_LETTERS[declarer]}"
             sec.samples.append(sample(f"#{i}", deal.to_pbn(), what, o, d))
             r_o = o.result
@@ -694,7 +691,7 @@ def read_dds_txt(path: Path) -> list[FileBoard]:
 
 
 def bench_largest(run: Run, ours: Ours, dds: Dds, path: Path, limit: int | None,
-                  forget: Callable[[], None]) -> None:
+                  forget: Callable[[], None], repeat: int) -> None:
     """Every board's table, then every board's opening leads, each question preceded by
     ``forget()``: largest.txt repeats deals (boards 7-8, 12-15 and 17-18, sometimes with
     another leader), and a solver asked about the same deal twice in a row may answer the
@@ -714,7 +711,7 @@ def bench_largest(run: Run, ours: Ours, dds: Dds, path: Path, limit: int | None,
         forget()
         pbn, label = b.deal.to_pbn(), f"largest #{b.number}"
         tdl = dds.table_input(_masks(b.deal))
-        o, d = race(i, lambda: ours.table(b.deal), lambda: dds.table(tdl), forget)
+        o, d = race(i, lambda: ours.table(b.deal), lambda: dds.table(tdl), forget, repeat)
         x = sample(label, pbn, "table", o, d)
         tables.samples.append(x)
         dds_rows = dds.table_rows(d.result)
@@ -728,7 +725,7 @@ def bench_largest(run: Run, ours: Ours, dds: Dds, path: Path, limit: int | None,
         pbn, label = b.deal.to_pbn(), f"largest #{b.number}"
         dl = dds.board_input(_masks(b.deal), b.trump, b.first)
         o, d = race(i, lambda: ours.lead(b.deal, b.trump, b.first),
-                    lambda: dds.solve_board(dl, 3), forget)
+                    lambda: dds.solve_board(dl, 3), forget, repeat)
         what = f"lead {SEAT_LETTERS[b.first]}, trump {STRAIN_LETTERS[b.trump]}"
         x = sample(label, pbn, what, o, d)
         leads.samples.append(x)
@@ -1076,8 +1073,6 @@ def main(argv: list[str] | None = None) -> int:
     dds = Dds()
     if dds.threads not in (None, 1):
         die(f"DDS still reports {dds.threads} threads after SetMaxThreads(1)")
-    global REPEAT
-    REPEAT = args.repeat
     ours = Ours(args.tt_mb)
     if ours.facade_error:
         _say(f"note: the facade did not import ({ours.facade_error}); timing the raw core")
@@ -1088,12 +1083,12 @@ def main(argv: list[str] | None = None) -> int:
     need = max(args.deals, args.jobs_deals if "jobs" in args.sections else 0)
     boards = random_boards(args.seed, need)
     gc.collect()
-    bench_random(run, ours, dds, boards[:args.deals], args.sections, forget)
+    bench_random(run, ours, dds, boards[:args.deals], args.sections, forget, args.repeat)
     if "nodes" in args.sections:
         bench_nodes(run, ours, dds, boards[:args.nodes_deals], forget)
 
     if "largest" in args.sections:
-        bench_largest(run, ours, dds, args.largest_file, args.largest, forget)
+        bench_largest(run, ours, dds, args.largest_file, args.largest, forget, args.repeat)
 
     if "jobs" in args.sections:
         if ours.dd_tables is None:
