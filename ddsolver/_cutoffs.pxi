@@ -89,6 +89,7 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
     cdef int seat = c.leader, pard = c.leader ^ 2, s, k, other, low
     cdef uint16_t dec[4]
     cdef int t = c.trump, a, b
+    cdef bint pard_longer
     if n >= need:
         return n
     if not plays_as_notrump(c):
@@ -100,15 +101,14 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
             return n
         a = dd_popcount(c.hand[seat][t])
         b = dd_popcount(c.hand[pard][t])
-        if a < b:
+        pard_longer = b > a
+        if pard_longer:
             a = b
-        else:
-            b = 0
         if a == 0:
             return n
         dec[0] = dec[1] = dec[2] = dec[3] = 0
         k = cash_tricks(c, seat, dec, need - a, t)
-        if b and k > c.tricks_left - b:
+        if pard_longer and k > c.tricks_left - a:
             return n
         if k + a > n:
             n = k + a

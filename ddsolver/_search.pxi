@@ -313,7 +313,7 @@ cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8
     cdef uint16_t *child_decisive = c.frames[ply + 1].decisive
     cdef uint16_t trick_decisive[4]
     cdef uint16_t move_decisive[4]
-    cdef int i, s, r, old_leader, winner, won, v, small_below
+    cdef int i, s, r, old_leader, winner, won, v, low
     cdef int lowest_win[4]
     cdef bint maxnode = (seat & 1) == 0
     cdef int value = -1 if maxnode else 99
@@ -382,7 +382,7 @@ cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8
         decisive[2] |= move_decisive[2]
         decisive[3] |= move_decisive[3]
         if lowest_win[s] == 0:
-            small_below = dd_lobit(decisive[s]) if decisive[s] else 16
-            if r < small_below:
-                lowest_win[s] = small_below
+            low = dd_lobit(decisive[s]) if decisive[s] else 16
+            if r < low:
+                lowest_win[s] = low
     return value
