@@ -8,6 +8,7 @@ the store, a scheduler that cannot be reached.  Skipped only where Dask is not i
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import signal
@@ -259,3 +260,30 @@ def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_and_resume_finishes_it
                              "--resume", "--scheduler", "local:1")
     assert status == 0 and out.read_text() == local
     assert "resuming with 0 tables" not in err
+
+
+def _record_raised_in(filename: str, name: str, exc: type[BaseException]) -> logging.LogRecord:
+    namespace: dict = {}
+    exec(compile(f"def {name}():\n    raise {exc.__name__}('x')\n", filename, "exec"), namespace)
+    try:
+        namespace[name]()
+    except exc:
+        info = sys.exc_info()
+    return logging.LogRecord("tornado.application", logging.ERROR, __file__, 1,
+                             "Exception in callback", None, info)
+
+
+def test_only_dasks_sync_cancel_race_is_kept_from_the_log():
+    """The one record the Ctrl-C test saw Dask log with a traceback is dropped; any other
+    error the event loop logs, a NameError elsewhere included, is kept."""
+    ddcluster._distributed()
+    (race,) = [f for f in logging.getLogger("tornado.application").filters
+               if isinstance(f, ddcluster._SyncCancelRace)]
+    utils = str(Path(ddcluster._distributed().__file__).with_name("utils.py"))
+    assert not race.filter(_record_raised_in(utils, "cancel", NameError))
+    assert race.filter(_record_raised_in(utils, "cancel", KeyError))
+    assert race.filter(_record_raised_in(utils, "other", NameError))
+    assert race.filter(_record_raised_in(str(DATA / "utils.py"), "cancel", NameError))
+    ddcluster._distributed()  # installed once however often Dask is asked for
+    assert len([f for f in logging.getLogger("tornado.application").filters
+                if isinstance(f, ddcluster._SyncCancelRace)]) == 1

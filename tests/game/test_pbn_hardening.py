@@ -4,6 +4,7 @@ give back exactly (issue 14)."""
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import stat
@@ -251,6 +252,7 @@ def _games(n: int) -> bytes:
 def _seconds(data: bytes) -> float:
     best = float("inf")
     for _ in range(3):
+        gc.collect()
         start = time.perf_counter()
         reader = loads(data, strict=False, validate=False)
         for _game in reader:
@@ -266,9 +268,16 @@ def _seconds(data: bytes) -> float:
                               "sticky-tags", "games"])
 def test_reading_time_grows_linearly(shape, n):
     # Ratio of times for 4x and 1x the input (best of three each): 4 for linear, 16 for
-    # quadratic; the bound leaves room for a noisy machine.
-    small, large = _seconds(shape(n)), _seconds(shape(4 * n))
-    assert large / max(small, 1e-4) < 8, (small, large)
+    # quadratic; the bound leaves room for a noisy machine.  A busy CI host once gave 8.6
+    # for sticky-tags (0.137 s and 1.17 s; 2.4 on a quiet one), so a ratio over the bound is
+    # measured again, up to three times: quadratic reading fails every time.
+    ratios = []
+    for _attempt in range(3):
+        small, large = _seconds(shape(n)), _seconds(shape(4 * n))
+        ratios.append(large / max(small, 1e-4))
+        if ratios[-1] < 8:
+            return
+    pytest.fail(f"time for 4x the input: {', '.join(f'{r:.1f}x' for r in ratios)}")
 
 
 @pytest.mark.parametrize("line", ["y", ""])
