@@ -385,6 +385,13 @@ def _copy_time(data: bytes) -> float:
 
 
 def test_reading_and_writing_back_stay_linear_in_the_input():
+    # 4 for linear, 16 for quadratic.  A ratio over the bound is measured again, up to three
+    # times, as in test_pbn_hardening: a busy host can stall one timing, quadratic work
+    # fails every time.
     small, large = _synthetic(5000), _synthetic(20000)
-    ratio = _copy_time(large) / _copy_time(small)
-    assert ratio < 8, f"4x the input took {ratio:.1f}x the time"
+    ratios = []
+    for _attempt in range(3):
+        ratios.append(_copy_time(large) / _copy_time(small))
+        if ratios[-1] < 8:
+            return
+    pytest.fail(f"4x the input took {', '.join(f'{r:.1f}x' for r in ratios)} the time")
