@@ -8,11 +8,11 @@ the corpus test reads the 40 real files of ``../shared/realpbn`` when that folde
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 
 import pytest
 from ddsfiles import REAL_PBN, real_pbn_files
+from timing import assert_linear, fastest
 
 from cardgames import pbn
 from cardgames.cards import Card, Seat
@@ -374,24 +374,12 @@ def _synthetic(games: int) -> bytes:
 
 
 def _copy_time(data: bytes) -> float:
-    best = float("inf")
-    for _ in range(2):
-        start = time.perf_counter()
+    def copy() -> None:
         reader = loads(data, strict=False, validate=False)
         out = b"".join(write_back(g, [Tag("OptimumScore", "NS 0")]) for g in reader)
-        best = min(best, time.perf_counter() - start)
         assert len(out) > len(data)
-    return best
+    return fastest(copy, 2)
 
 
 def test_reading_and_writing_back_stay_linear_in_the_input():
-    # 4 for linear, 16 for quadratic.  A ratio over the bound is measured again, up to three
-    # times, as in test_pbn_hardening: a busy host can stall one timing, quadratic work
-    # fails every time.
-    small, large = _synthetic(5000), _synthetic(20000)
-    ratios = []
-    for _attempt in range(3):
-        ratios.append(_copy_time(large) / _copy_time(small))
-        if ratios[-1] < 8:
-            return
-    pytest.fail(f"4x the input took {', '.join(f'{r:.1f}x' for r in ratios)} the time")
+    assert_linear(lambda k: _copy_time(_synthetic(k)), 5000)

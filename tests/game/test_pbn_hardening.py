@@ -4,7 +4,6 @@ give back exactly (issue 14)."""
 
 from __future__ import annotations
 
-import gc
 import io
 import os
 import stat
@@ -12,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from timing import assert_linear, fastest
 
 from cardgames import pbn
 from cardgames.errors import PBNError
@@ -250,15 +250,10 @@ def _games(n: int) -> bytes:
 
 
 def _seconds(data: bytes) -> float:
-    best = float("inf")
-    for _ in range(3):
-        gc.collect()
-        start = time.perf_counter()
-        reader = loads(data, strict=False, validate=False)
-        for _game in reader:
+    def read() -> None:
+        for _game in loads(data, strict=False, validate=False):
             pass
-        best = min(best, time.perf_counter() - start)
-    return best
+    return fastest(read)
 
 
 @pytest.mark.parametrize("shape, n", [(_comment_reopened, 6000), (_comments_unclosed, 3000),
@@ -267,17 +262,13 @@ def _seconds(data: bytes) -> float:
                          ids=["comment-reopened", "comments-unclosed", "tags-on-one-line",
                               "sticky-tags", "games"])
 def test_reading_time_grows_linearly(shape, n):
-    # Ratio of times for 4x and 1x the input (best of three each): 4 for linear, 16 for
-    # quadratic; the bound leaves room for a noisy machine.  A busy CI host once gave 8.6
-    # for sticky-tags (0.137 s and 1.17 s; 2.4 on a quiet one), so a ratio over the bound is
-    # measured again, up to three times: quadratic reading fails every time.
-    ratios = []
-    for _attempt in range(3):
-        small, large = _seconds(shape(n)), _seconds(shape(4 * n))
-        ratios.append(large / max(small, 1e-4))
-        if ratios[-1] < 8:
-            return
-    pytest.fail(f"time for 4x the input: {', '.join(f'{r:.1f}x' for r in ratios)}")
+    assert_linear(lambda k: _seconds(shape(k)), n)
+
+
+def test_the_linear_time_check_fails_quadratic_time_and_passes_linear():
+    assert_linear(lambda k: k * 1e-3, 100)
+    with pytest.raises(pytest.fail.Exception, match="16.0x, 16.0x, 16.0x"):
+        assert_linear(lambda k: (k * 1e-3) ** 2, 100)
 
 
 @pytest.mark.parametrize("line", ["y", ""])
