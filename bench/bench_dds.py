@@ -394,34 +394,35 @@ REPEAT = 2  # default timings of each question per solver (--repeat); the fastes
 
 
 def race(index: int, ours: Callable[[], object], dds: Callable[[], object],
-         forget: Callable[[], None] | None = None, repeat: int = 1) -> tuple[Timing, Timing]:
+         forget: Callable[[], None], repeat: int) -> tuple[Timing, Timing]:
     """Time both calls, ours first on even ``index`` and DDS first on odd, so neither
     side is always the one that runs on a cache warmed (or cooled) by the other.
 
-    With ``repeat`` > 1 (and ``forget``) the pair is timed ``repeat`` times, the order
+    With ``repeat`` > 1 the pair is timed ``repeat`` times, the order
     flipped each time (ABBA) and ``forget()`` before each repeat, so that neither answers
     from its table; each solver's fastest wall (and CPU) time counts.  One timing of a
     few milliseconds can catch the host busy elsewhere (a 26 ms question once took 120
     ms), and a mean of per-deal ratios feels such a hiccup; the fastest of two does not.
     The answers checked are those of the first timing."""
-    t_ours = t_dds = None
-    for r in range(repeat if forget is not None else 1):
+    mine: list[Timing] = []
+    theirs: list[Timing] = []
+    for r in range(repeat):
         if r:
             forget()
         if (index + r) % 2 == 0:
-            o = _timed(ours)
-            d = _timed(dds)
+            mine.append(_timed(ours))
+            theirs.append(_timed(dds))
         else:
-            d = _timed(dds)
-            o = _timed(ours)
-        if isinstance(d.result, Exception):
-            raise d.result  # DDS failing means a broken harness, not a finding
-        if t_ours is None:
-            t_ours, t_dds = o, d
-        else:
-            t_ours = Timing(min(t_ours.wall, o.wall), min(t_ours.cpu, o.cpu), t_ours.result)
-            t_dds = Timing(min(t_dds.wall, d.wall), min(t_dds.cpu, d.cpu), t_dds.result)
-    return t_ours, t_dds
+            theirs.append(_timed(dds))
+            mine.append(_timed(ours))
+        if isinstance(theirs[-1].result, Exception):
+            raise theirs[-1].result  # DDS failing means a broken harness, not a finding
+    return _fastest(mine), _fastest(theirs)
+
+
+def _fastest(timings: list[Timing]) -> Timing:
+    """The fastest wall and CPU times of ``timings``, with the first one's answer."""
+    return Timing(min(t.wall for t in timings), min(t.cpu for t in timings), timings[0].result)
 
 
 def sample(label: str, pbn: str, what: str, o: Timing, d: Timing) -> Sample:
