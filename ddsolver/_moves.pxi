@@ -249,7 +249,7 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
     cover, first with a card that forces third hand's top card (a ruff third hand can
     overruff counts so; in no-trump only a cover that pays, see cover_pays).
     Third hand: play low under partner's sure winner; win as cheaply as is safe;
-    else force fourth hand's top card.  Fourth hand wins as cheaply as possible
+    else force fourth hand's top card, unless partner's card already forces it.  Fourth hand wins as cheaply as possible
     or plays lowest.  Never overtake or ruff partner's sure winner.  Discards
     lowest first, preferring long suits (see discard_value).
 
@@ -261,7 +261,7 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
     cdef int wp = current_trick(c).winpos[pos]
     cdef int ws = current_trick(c).suit[wp], win_rank = current_trick(c).rank[wp]
     cdef bint partner_wins = (wp & 1) == (pos & 1)
-    cdef bint beats, safe, partner_safe = False
+    cdef bint beats, safe, partner_safe = False, partner_forces = False
     cdef bint is_void = c.hand[seat][ls] == 0
     cdef int dv[4]
     cdef int best = 0, best_weight = -1000000
@@ -292,6 +292,10 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
         # Does partner's card win whatever fourth hand does?
         if ws == ls:
             partner_safe = not (opp_top > win_rank or opp_ruffs)
+            # Partner's card already forces fourth hand's top card: overtaking it to force
+            # that card gains nothing (largest.txt board 16: East's HK over West's HQ, South
+            # holding AJ742, 475K trick-start nodes where the H3 takes 200K; DDS plays low).
+            partner_forces = not partner_safe and opp_ls != 0 and forces(c, opp, ls, win_rank)
         else:
             partner_safe = not (opp_ruff_top > win_rank)
     if is_void:
@@ -321,6 +325,8 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
             elif beats:
                 if safe:
                     m.weight = 100 - low
+                elif partner_forces:
+                    m.weight = 40 - low
                 elif forces(c, opp, s, r):
                     m.weight = 70 - low
                 else:
