@@ -240,6 +240,26 @@ cdef inline bint cover_pays(Ctx *c, int seat, int ls, Move *m, uint32_t o3, uint
     return ours != 0 and dd_hibit(ours) > dd_hibit(theirs | 1)
 
 
+cdef inline int unblock_card(Ctx *c, int seat, int ls, int win_rank, uint32_t o4) noexcept nogil:
+    """Third hand in no-trump, partner's card sure to win the trick and partner's last of
+    the suit: the cheapest card that overtakes it, if third hand can then run the suit (its
+    cards above both opponents' at least as many as either opponent has left: ``o4`` is
+    fourth hand's holding); else 0.  DDS tries the same overtake first.  Trick-start
+    nodes, seeds 1-5: -0.0% to -0.5% (tables, leads, solves); largest.txt -0.1%, -0.2%."""
+    cdef uint32_t h = c.hand[seat][ls], o2 = c.hand[(c.leader + 1) & 3][ls]
+    cdef uint32_t above = h & ~((<uint32_t>2 << win_rank) - 1), rest
+    cdef int opp_len
+    if not above:
+        return 0
+    rest = h & ~((<uint32_t>1) << dd_lobit(above))
+    opp_len = dd_popcount(o4) - 1            # fourth hand plays one to this trick
+    if dd_popcount(o2) > opp_len:
+        opp_len = dd_popcount(o2)
+    if rest and dd_popcount(rest & ~((<uint32_t>2 << dd_hibit(o2 | o4 | 1)) - 1)) >= opp_len:
+        return dd_lobit(above)
+    return 0
+
+
 cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
     """Ordering scores for the 2nd, 3rd and 4th cards of a trick.
 
@@ -248,8 +268,9 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
     is below third hand's lowest or partner's lowest (it makes no difference); otherwise
     cover, first with a card that forces third hand's top card (a ruff third hand can
     overruff counts so; in no-trump only a cover that pays, see cover_pays).
-    Third hand: play low under partner's sure winner; win as cheaply as is safe;
-    else force fourth hand's top card, unless partner's card already forces it.  Fourth hand wins as cheaply as possible
+    Third hand: play low under partner's sure winner (but overtake partner's last card
+    of the suit to run ours, see unblock_card); win as cheaply as is safe; else force
+    fourth hand's top card, unless partner's card already forces it.  Fourth hand wins as cheaply as possible
     or plays lowest.  Never overtake or ruff partner's sure winner.  Discards
     lowest first, preferring long suits (see discard_value).
 
@@ -262,6 +283,7 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
     cdef int ws = current_trick(c).suit[wp], win_rank = current_trick(c).rank[wp]
     cdef bint partner_wins = (wp & 1) == (pos & 1)
     cdef bint beats, safe, partner_safe = False, partner_forces = False
+    cdef int unblock = 0            # 3rd hand: the card to overtake partner's with (unblock_card)
     cdef bint is_void = c.hand[seat][ls] == 0
     cdef int dv[4]
     cdef int best = 0, best_weight = -1000000
@@ -296,6 +318,8 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
             # that card gains nothing (largest.txt board 16: East's HK over West's HQ, South
             # holding AJ742, 475K trick-start nodes where the H3 takes 200K; DDS plays low).
             partner_forces = not partner_safe and opp_ls != 0 and forces(c, opp, ls, win_rank)
+            if partner_safe and t == NOTRUMP and c.hand[c.leader][ls] == 0:
+                unblock = unblock_card(c, seat, ls, win_rank, opp_ls)
         else:
             partner_safe = not (opp_ruff_top > win_rank)
     if is_void:
@@ -320,7 +344,9 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
             else:
                 m.weight = 100 - low
         elif pos == THIRD_HAND:
-            if partner_safe:
+            if unblock and (m.group >> unblock) & 1:
+                m.weight = 60 - low
+            elif partner_safe:
                 m.weight = 40 - low - (30 if (s == t and ls != t) else 0)
             elif beats:
                 if safe:

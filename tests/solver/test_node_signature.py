@@ -13,7 +13,7 @@ import importlib.util
 import random
 from pathlib import Path
 
-SIGNATURE = 17255963
+SIGNATURE = 17245487
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "signature.py"
 
