@@ -270,9 +270,9 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
     overruff counts so; in no-trump only a cover that pays, see cover_pays).
     Third hand: play low under partner's sure winner (but overtake partner's last card
     of the suit to run ours, see unblock_card); win as cheaply as is safe; else force
-    fourth hand's top card, unless partner's card already forces it.  Fourth hand wins as cheaply as possible
-    or plays lowest.  Never overtake or ruff partner's sure winner.  Discards
-    lowest first, preferring long suits (see discard_value).
+    fourth hand's top card, unless partner's card already forces it.  Fourth hand wins
+    as cheaply as possible or plays lowest.  Otherwise never overtake or ruff partner's
+    sure winner.  Discards lowest first, preferring long suits (see discard_value).
 
     The facts of the trick that do not depend on the move (who wins so far, what the
     one opponent still to play after second or third hand can beat with) are worked
