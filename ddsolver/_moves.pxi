@@ -248,15 +248,15 @@ cdef inline int unblock_card(Ctx *c, int seat, int ls, int win_rank, uint32_t o4
     nodes, seeds 1-5: -0.0% to -0.5% (tables, leads, solves); largest.txt -0.1%, -0.2%."""
     cdef uint32_t h = c.hand[seat][ls], o2 = c.hand[(c.leader + 1) & 3][ls]
     cdef uint32_t above = h & ~((<uint32_t>2 << win_rank) - 1), rest
-    cdef int opp_len
+    cdef int card, opp_len
     if not above:
         return 0
-    rest = h & ~((<uint32_t>1) << dd_lobit(above))
-    opp_len = dd_popcount(o4) - 1            # fourth hand plays one to this trick
-    if dd_popcount(o2) > opp_len:
-        opp_len = dd_popcount(o2)
+    card = dd_lobit(above)
+    rest = h & ~((<uint32_t>1) << card)
+    # Rounds until both opponents are out: fourth hand plays one card to this trick.
+    opp_len = max(dd_popcount(o4) - 1, dd_popcount(o2))
     if rest and dd_popcount(rest & ~((<uint32_t>2 << dd_hibit(o2 | o4 | 1)) - 1)) >= opp_len:
-        return dd_lobit(above)
+        return card
     return 0
 
 
