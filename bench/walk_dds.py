@@ -39,19 +39,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_dds as bd  # noqa: E402  (the script beside this one)
 
-SUITS, RANKS = "SHDC", "23456789TJQKA"
-
-
-def parse_card(text: str) -> tuple[int, int]:
-    """``'HT'`` -> (suit index, rank 2..14)."""
-    if len(text) != 2 or text[0].upper() not in SUITS or text[1].upper() not in RANKS:
-        raise SystemExit(f"walk_dds: {text!r} is not a card (suit then rank, e.g. SA, HT, C2)")
-    return SUITS.index(text[0].upper()), RANKS.index(text[1].upper()) + 2
-
-
-def card_name(suit: int, rank: int) -> str:
-    return SUITS[suit] + RANKS[rank - 2]
-
 
 def load_deal(spec: str):
     """(deal, trump, leader) for ``largest:N`` or ``random:SEED:I``."""
@@ -69,12 +56,6 @@ def load_deal(spec: str):
     raise SystemExit(f"walk_dds: DEAL is largest:N or random:SEED:I, not {spec!r}")
 
 
-def trick_winner(trick, trump: int) -> int:
-    """The seat winning a complete trick of (seat, suit, rank)."""
-    led = trick[0][1]
-    return max(trick, key=lambda t: (t[1] == trump, t[1] == led, t[2]))[0]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("deal", help="largest:N or random:SEED:I")
@@ -83,73 +64,55 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     bd._prefer_checkout()
+    from cardgames import Strain
+    from cardgames.play import Position
     from ddsolver._core import Core
+    deal, trump, first = load_deal(args.deal)
+    try:   # the cards played: held and following suit, checked by cardgames
+        pos = Position(deal, Strain(trump), first, args.played)
+    except ValueError as err:
+        raise SystemExit(f"walk_dds: {err}") from err
     dds = bd.Dds()
     core = Core(64)
-    deal, trump, first = load_deal(args.deal)
-    masks = list(bd._masks(deal))
+    masks = bd._masks(deal)
     other = bd._masks(bd.random_boards(99, 1)[0][0])
-
-    # Replay the cards played: hands, the trick in progress, its leader.
-    hands, leader, trick, played = masks[:], first, [], b""
-    for text in args.played:
-        suit, rank = parse_card(text)
-        seat = (leader + len(trick)) & 3
-        if not hands[4 * seat + suit] >> rank & 1:
-            raise SystemExit(f"walk_dds: {text} is not in {'NESW'[seat]}'s hand")
-        if trick and suit != trick[0][1] and hands[4 * seat + trick[0][1]]:
-            raise SystemExit(f"walk_dds: {'NESW'[seat]} must follow to {SUITS[trick[0][1]]}, "
-                             f"not play {text}")
-        hands[4 * seat + suit] &= ~(1 << rank)
-        trick.append((seat, suit, rank))
-        played += bytes([suit * 16 + rank])
-        if len(trick) == 4:
-            leader, trick = trick_winner(trick, trump), []
-    left = (sum(bin(m).count("1") for m in hands) + len(trick) + 3) // 4
-    mover = (leader + len(trick)) & 3
-    holding = hands[4 * mover: 4 * mover + 4]
-    suits = [trick[0][1]] if trick and holding[trick[0][1]] else range(4)
-    cards = [(s, r) for s in suits for r in range(14, 1, -1) if holding[s] >> r & 1]
-    print(f"{args.deal}, trump {'SHDCN'[trump]}: after {len(args.played)} cards {'NESW'[mover]} "
-          f"to play, {left} tricks left; can North-South take {args.goal} from here?")
+    played = bytes(c.suit * 16 + c.rank for c in pos.played)
+    print(f"{args.deal}, trump {'SHDCN'[trump]}: after {len(played)} cards "
+          f"{pos.to_move.letter} to play, {pos.tricks_left} tricks left; can North-South "
+          f"take {args.goal} from here?")
 
     totals = [0, 0]
-    for suit, rank in cards:
-        after = [*trick, (mover, suit, rank)]
-        child = hands[:]
-        child[4 * mover + suit] &= ~(1 << rank)
-        if len(after) == 4:   # the trick is complete: the next starts
-            winner = trick_winner(after, trump)
-            ns_goal, next_leader, after = args.goal - (winner % 2 == 0), winner, []
-            child_left = left - 1
-        else:
-            ns_goal, next_leader, child_left = args.goal, leader, left
-        try:
-            core.clear()
-            before = sum(core.trick_nodes)
-            ours = core.reaches(tuple(masks), trump, first, played + bytes([suit * 16 + rank]),
-                                max(ns_goal, 0))
-        except ValueError as err:
-            raise SystemExit(f"walk_dds: {err}") from err
+    for card in pos.legal_cards():
+        ns_before = pos.tricks_ns
+        pos.play(card)
+        # The goal from the child's trick: less the trick this card completed, if theirs.
+        ns_goal = args.goal - (pos.tricks_ns - ns_before)
+        core.clear()
+        before = sum(core.trick_nodes)
+        ours = core.reaches(masks, trump, first, played + bytes([card.suit * 16 + card.rank]),
+                            max(ns_goal, 0))
         ours_nodes = sum(core.trick_nodes) - before
         # DDS: the same position, its target for the side to move.
-        to_move = (next_leader + len(after)) & 3
-        target = ns_goal if to_move % 2 == 0 else child_left - ns_goal + 1
-        if target <= 0 or target > child_left:
-            print(f"{card_name(suit, rank)}: {ours!s:5} settled by arithmetic")
+        left, trick, to_move = pos.tricks_left, pos.current_trick, pos.to_move
+        target = ns_goal if to_move.is_ns else left - ns_goal + 1
+        if not 0 < target <= left:
+            print(f"{card}: {ours!s:5} settled by arithmetic")
+            pos.undo()
             continue
         dds.solve_board(dds.board_input(other, 0, 0), 1)
-        dl = dds.board_input(child, trump, next_leader)
-        for i, (_, s, r) in enumerate(after):
-            dl.currentTrickSuit[i], dl.currentTrickRank[i] = s, r
+        dl = dds.board_input([m for seat in range(4) for m in pos.hand(seat).masks], trump,
+                             pos.trick_leader)
+        for i, c in enumerate(trick):
+            dl.currentTrickSuit[i], dl.currentTrickRank[i] = c.suit, c.rank
+        pos.undo()
         fut = dds._dds.futureTricks()
         dds._dds.SolveBoard(dl, target, 1, 1, fut, 0)
         reached = fut.cards > 0 and fut.score[0] >= target
-        dds_yes = reached if to_move % 2 == 0 else not reached
+        dds_yes = reached if to_move.is_ns else not reached
         flag = "" if dds_yes == ours else "   DISAGREE"
         totals[0] += ours_nodes
         totals[1] += fut.nodes
-        print(f"{card_name(suit, rank)}: {ours!s:5} ours {ours_nodes:10,}  DDS {fut.nodes:10,}  "
+        print(f"{card}: {ours!s:5} ours {ours_nodes:10,}  DDS {fut.nodes:10,}  "
               f"{ours_nodes / max(fut.nodes, 1):6.2f}{flag}")
     print(f"children on fresh tables: ours {totals[0]:,}, DDS {totals[1]:,} "
           f"({totals[0] / max(totals[1], 1):.2f})")
