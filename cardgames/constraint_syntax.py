@@ -44,12 +44,6 @@ from dataclasses import dataclass
 
 from .cards import Card, Suit
 from .constraints import (
-    _MAX_CONTROLS,
-    _MAX_HCP,
-    _MAX_LTC,
-    _MAX_POINTS,
-    _MAX_QUALITY,
-    _MAX_SUIT_HCP,
     _SUIT_NAMES,
     _SUIT_WORDS,
     HCP,
@@ -72,6 +66,7 @@ from .constraints import (
     unbalanced,
 )
 from .errors import ParseError
+from .evaluation import MAX_CONTROLS, MAX_HCP, MAX_LTC, MAX_POINTS, MAX_QUALITY, MAX_SUIT_HCP
 
 __all__ = ["parse_constraint"]
 
@@ -262,20 +257,20 @@ class _Parser:
             if self.is_word("in"):
                 self.take()
                 suit = self.suit_word("after 'hcp in'")
-                return _Subject(f"hcp in {_SUIT_NAMES[suit]}", _MAX_SUIT_HCP,
+                return _Subject(f"hcp in {_SUIT_NAMES[suit]}", MAX_SUIT_HCP,
                                 lambda lo, hi: SuitHCP(suit, lo, hi))
-            return _Subject("hcp", _MAX_HCP, HCP)
+            return _Subject("hcp", MAX_HCP, HCP)
         if word in ("ltc", "losers"):
-            return _Subject("ltc", _MAX_LTC, LTC)
+            return _Subject("ltc", MAX_LTC, LTC)
         if word == "controls":
-            return _Subject("controls", _MAX_CONTROLS, Controls)
+            return _Subject("controls", MAX_CONTROLS, Controls)
         if word in _POINTS:
             length, shortness = _POINTS[word]
-            return _Subject(word, _MAX_POINTS,
+            return _Subject(word, MAX_POINTS,
                             lambda lo, hi: TotalPoints(lo, hi, length, shortness))
         if word in ("quality", "sq"):
             suit = self.suit_word("after 'quality'")
-            return _Subject(f"quality {_SUIT_NAMES[suit]}", _MAX_QUALITY,
+            return _Subject(f"quality {_SUIT_NAMES[suit]}", MAX_QUALITY,
                             lambda lo, hi: SuitQuality(suit, lo, hi))
         m = re.fullmatch(r"top(\d*)", word)
         if m is not None:

@@ -1,6 +1,7 @@
 """Constraints on one hand, for dealing the hidden hands: high-card points, suit lengths,
-shapes, cards held or lacking, hand evaluation (losing-trick count, controls, total points,
-top honours and suit quality), a Python predicate, and their combinations (``&``, ``|``,
+shapes, cards held or lacking, ranges of the hand evaluation counts of
+:mod:`cardgames.evaluation` (losing-trick count, controls, total points, top honours, suit
+quality, points in a suit), a Python predicate, and their combinations (``&``, ``|``,
 ``~``).  Each constraint tests one :class:`~cardgames.hands.Hand` (``accepts``) and, except
 predicates, a whole numpy batch of hands at once (``_mask``), which is what makes the
 sampler in :mod:`cardgames.sampling` fast.  Their text form is read by
@@ -21,85 +22,37 @@ import numpy as np
 
 from .cards import Card, CardLike, Suit
 from .errors import ParseError
-from .hands import HCP_BY_RANK, Hand
+from .evaluation import (
+    HCP52,
+    MAX_CONTROLS,
+    MAX_HCP,
+    MAX_LTC,
+    MAX_POINTS,
+    MAX_QUALITY,
+    MAX_SUIT_HCP,
+    Features,
+    control_count,
+    losing_tricks,
+    suit_hcp,
+    suit_quality,
+    top_honours,
+    total_points,
+)
+from .hands import Hand
 
+# The counts (losing_tricks ... suit_hcp) live in evaluation; they stay importable from here,
+# where they were defined before.
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
            "AnyOf", "Not", "Any", "balanced", "unbalanced", "as_constraint", "LTC", "Controls",
            "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "losing_tricks",
            "control_count", "total_points", "top_honours", "suit_quality", "suit_hcp"]
 
-# ---- card tables (card index = suit * 13 + rank - 2, as Card.index) ------------------------
-
-_HCP52 = np.array([HCP_BY_RANK.get(i % 13 + 2, 0) for i in range(52)], dtype=np.int16)
-_RANK_BITS = np.array([1 << r for r in range(2, 15)], dtype=np.int64)
-_MAX_HCP = 37  # A K Q J of four suits, less the three points a thirteen-card hand lacks
 _SUIT_WORDS = {"SPADES": Suit.SPADES, "SPADE": Suit.SPADES, "S": Suit.SPADES, "♠": Suit.SPADES,
                "HEARTS": Suit.HEARTS, "HEART": Suit.HEARTS, "H": Suit.HEARTS, "♥": Suit.HEARTS,
                "DIAMONDS": Suit.DIAMONDS, "DIAMOND": Suit.DIAMONDS, "D": Suit.DIAMONDS,
                "♦": Suit.DIAMONDS, "CLUBS": Suit.CLUBS, "CLUB": Suit.CLUBS, "C": Suit.CLUBS,
                "♣": Suit.CLUBS}
 _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-_CONTROLS52 = np.array([{14: 2, 13: 1}.get(i % 13 + 2, 0) for i in range(52)], dtype=np.int16)
-_MAX_LTC = 12       # three losers in each of four suits
-_MAX_CONTROLS = 12  # four aces and four kings
-_MAX_POINTS = 55    # a ceiling for total points: 37 hcp plus at most 18 for distribution
-_MAX_QUALITY = 18   # thirteen cards, five of them honours
-_MAX_SUIT_HCP = 10  # A K Q J
-
-
-class _Features:
-    """One hand's features across a batch of deals, computed on first use."""
-
-    __slots__ = ("held", "_hcp", "_lengths", "_shape", "_ltc", "_controls")
-
-    def __init__(self, held: np.ndarray):
-        self.held = held  # (B, 52) bool: the hand holds card i
-        self._hcp: np.ndarray | None = None
-        self._lengths: np.ndarray | None = None
-        self._shape: np.ndarray | None = None
-        self._ltc: np.ndarray | None = None
-        self._controls: np.ndarray | None = None
-
-    @property
-    def suits(self) -> np.ndarray:
-        """(B, 4, 13) bool: held by suit S H D C, rank 2 first (the ace is [..., 12])."""
-        return self.held.reshape(-1, 4, 13)
-
-    @property
-    def ltc(self) -> np.ndarray:
-        """(B,) losing-trick count, as :func:`losing_tricks`."""
-        if self._ltc is None:
-            s = self.suits
-            top = np.minimum(self.lengths, 3)
-            self._ltc = (top - s[:, :, 12] - (s[:, :, 11] & (top >= 2))
-                         - (s[:, :, 10] & (top >= 3))).sum(axis=1)
-        return self._ltc
-
-    @property
-    def controls(self) -> np.ndarray:
-        if self._controls is None:
-            self._controls = self.held @ _CONTROLS52
-        return self._controls
-
-    @property
-    def hcp(self) -> np.ndarray:
-        if self._hcp is None:
-            self._hcp = self.held @ _HCP52
-        return self._hcp
-
-    @property
-    def lengths(self) -> np.ndarray:
-        """(B, 4) suit lengths, S H D C."""
-        if self._lengths is None:
-            self._lengths = self.held.reshape(-1, 4, 13).sum(axis=2)
-        return self._lengths
-
-    @property
-    def shape(self) -> np.ndarray:
-        """(B, 4) suit lengths, longest first."""
-        if self._shape is None:
-            self._shape = -np.sort(-self.lengths, axis=1)
-        return self._shape
 
 
 # ---- the constraints ------------------------------------------------------------------------
@@ -118,12 +71,12 @@ class Constraint:
         """True if ``hand`` meets the constraint."""
         raise NotImplementedError
 
-    def _mask(self, f: _Features) -> np.ndarray | None:
+    def _mask(self, f: Features) -> np.ndarray | None:
         """A (B,) bool array: which hands of the batch meet the constraint; None if this
         cannot be computed with array operations."""
         return None
 
-    def _prefilter(self, f: _Features) -> np.ndarray | None:
+    def _prefilter(self, f: Features) -> np.ndarray | None:
         """A necessary condition as a batch mask (None: no filter).  For an exact
         constraint it is the constraint itself."""
         return self._mask(f)
@@ -135,7 +88,7 @@ class Constraint:
 
     def hcp_bounds(self) -> tuple[int, int]:
         """Points any hand meeting the constraint has: (at least, at most)."""
-        return 0, _MAX_HCP
+        return 0, MAX_HCP
 
     def length_bounds(self) -> tuple[tuple[int, int], ...]:
         """Per suit S H D C: (at least, at most) cards."""
@@ -216,15 +169,15 @@ class HCP(Constraint):
     """High-card points (A=4 K=3 Q=2 J=1) between ``low`` and ``high`` inclusive."""
 
     low: int = 0
-    high: int = _MAX_HCP
+    high: int = MAX_HCP
 
     def __post_init__(self) -> None:
-        _check_range("hcp", self.low, self.high, _MAX_HCP)
+        _check_range("hcp", self.low, self.high, MAX_HCP)
 
     def accepts(self, hand: Hand) -> bool:
         return self.low <= hand.hcp <= self.high
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         h = f.hcp
         return (h >= self.low) & (h <= self.high)
 
@@ -232,9 +185,9 @@ class HCP(Constraint):
         return self.low, self.high
 
     def __str__(self) -> str:
-        if self.low == 0 and self.high < _MAX_HCP:
+        if self.low == 0 and self.high < MAX_HCP:
             return f"0-{self.high} hcp"
-        return f"{_range_text(self.low, self.high, _MAX_HCP)} hcp"
+        return f"{_range_text(self.low, self.high, MAX_HCP)} hcp"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -252,7 +205,7 @@ class Length(Constraint):
     def accepts(self, hand: Hand) -> bool:
         return self.low <= hand.length(self.suit) <= self.high
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         n = f.lengths[:, self.suit]
         return (n >= self.low) & (n <= self.high)
 
@@ -302,7 +255,7 @@ class Shape(Constraint):
                 return True
         return False
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         out = None
         for exact, digits in self._parsed():
             if exact:
@@ -398,7 +351,7 @@ class Holds(Constraint):
     def accepts(self, hand: Hand) -> bool:
         return all(c in hand for c in self.cards)
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         return np.asarray(f.held[:, [c.index for c in self.cards]].all(axis=1))
 
     def required(self) -> frozenset[Card]:
@@ -420,7 +373,7 @@ class Lacks(Constraint):
     def accepts(self, hand: Hand) -> bool:
         return not any(c in hand for c in self.cards)
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         return np.asarray(~f.held[:, [c.index for c in self.cards]].any(axis=1))
 
     def forbidden(self) -> frozenset[Card]:
@@ -464,7 +417,7 @@ class Any(Constraint):
     def accepts(self, hand: Hand) -> bool:
         return True
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         return np.ones(f.held.shape[0], dtype=bool)
 
     def __str__(self) -> str:
@@ -493,12 +446,12 @@ class AllOf(Constraint):
     def vectorised(self) -> bool:
         return all(p.vectorised for p in self.parts)
 
-    def _mask(self, f: _Features) -> np.ndarray | None:
+    def _mask(self, f: Features) -> np.ndarray | None:
         if not self.vectorised:
             return None
         return self._prefilter(f)
 
-    def _prefilter(self, f: _Features) -> np.ndarray | None:
+    def _prefilter(self, f: Features) -> np.ndarray | None:
         out = None
         for p in self.parts:
             m = p._prefilter(f)
@@ -509,7 +462,7 @@ class AllOf(Constraint):
     def hcp_bounds(self) -> tuple[int, int]:
         bounds = [p.hcp_bounds() for p in self.parts]
         return max((b[0] for b in bounds), default=0), min((b[1] for b in bounds),
-                                                             default=_MAX_HCP)
+                                                             default=MAX_HCP)
 
     def length_bounds(self) -> tuple[tuple[int, int], ...]:
         out = [(0, 13)] * 4
@@ -545,12 +498,12 @@ class AnyOf(Constraint):
     def vectorised(self) -> bool:
         return all(p.vectorised for p in self.parts)
 
-    def _mask(self, f: _Features) -> np.ndarray | None:
+    def _mask(self, f: Features) -> np.ndarray | None:
         if not self.vectorised:
             return None
         return self._prefilter(f)
 
-    def _prefilter(self, f: _Features) -> np.ndarray | None:
+    def _prefilter(self, f: Features) -> np.ndarray | None:
         out = None
         for p in self.parts:
             m = p._prefilter(f)
@@ -594,11 +547,11 @@ class Not(Constraint):
     def vectorised(self) -> bool:
         return self.part.vectorised
 
-    def _mask(self, f: _Features) -> np.ndarray | None:
+    def _mask(self, f: Features) -> np.ndarray | None:
         m = self.part._mask(f) if self.part.vectorised else None
         return None if m is None else ~m
 
-    def _prefilter(self, f: _Features) -> np.ndarray | None:
+    def _prefilter(self, f: Features) -> np.ndarray | None:
         return self._mask(f)
 
     def required(self) -> frozenset[Card]:
@@ -619,61 +572,7 @@ class Not(Constraint):
 
 
 
-# ---- hand evaluation: the plain counts, then the constraints over them ---------------------
-
-def losing_tricks(hand: Hand) -> int:
-    """The losing-trick count (LTC), in its basic form: in each suit, the number of the
-    top ``min(length, 3)`` places not filled by the ace, king or queen -- a void has no
-    loser, a singleton one unless it is the ace, a doubleton counts the missing A and K,
-    a longer suit the missing A, K and Q.  So ``Qx`` is two losers and ``AQx`` one; the
-    half-loser refinements some authors add are left out.  0 to 12.
-    """
-    total = 0
-    for s in range(4):
-        top = min(hand.length(s), 3)
-        held = sum(1 for i, r in enumerate((14, 13, 12)) if i < top and hand.masks[s] >> r & 1)
-        total += top - held
-    return total
-
-
-def control_count(hand: Hand) -> int:
-    """Controls: ace 2, king 1.  0 to 12."""
-    return sum(2 * (m >> 14 & 1) + (m >> 13 & 1) for m in hand.masks)
-
-
-def total_points(hand: Hand, length: bool = True, shortness: bool = False) -> int:
-    """High-card points plus, with ``length``, one point for every card over four in a suit
-    (the length points of the ACBL's opening-bid count) and, with ``shortness``, 3 for a
-    void, 2 for a singleton and 1 for a doubleton (Goren's distributional points, used to
-    value a hand as dummy for partner's suit)."""
-    points = hand.hcp
-    for n in hand.lengths:
-        if length:
-            points += max(0, n - 4)
-        if shortness:
-            points += max(0, 3 - n)
-    return points
-
-
-def top_honours(hand: Hand, suit: Suit | str, top: int = 3) -> int:
-    """How many of the ``top`` highest cards of ``suit`` (the ace down) the hand holds."""
-    mask = hand.masks[Suit.parse(suit)]
-    return sum(1 for r in range(15 - top, 15) if mask >> r & 1)
-
-
-def suit_quality(hand: Hand, suit: Suit | str) -> int:
-    """Ron Klinger's suit quality: the length of ``suit`` plus the honours (A K Q J 10) in
-    it.  His test for an overcall asks for quality at least the number of tricks bid (a
-    two-level overcall: 8)."""
-    s = Suit.parse(suit)
-    return hand.length(s) + top_honours(hand, s, 5)
-
-
-def suit_hcp(hand: Hand, suit: Suit | str) -> int:
-    """High-card points in one suit."""
-    mask = hand.masks[Suit.parse(suit)]
-    return sum(p for r, p in HCP_BY_RANK.items() if mask >> r & 1)
-
+# ---- hand evaluation: ranges of the counts of cardgames.evaluation --------------------------
 
 def _value_text(subject: str, lo: int, hi: int, top: int) -> str:
     """``7-9 ltc``, ``5+ controls``, ``ltc<=7``: the text form of a range of a count."""
@@ -687,20 +586,20 @@ class LTC(Constraint):
     """A losing-trick count (see :func:`losing_tricks`) between ``low`` and ``high``."""
 
     low: int = 0
-    high: int = _MAX_LTC
+    high: int = MAX_LTC
 
     def __post_init__(self) -> None:
-        _check_range("ltc", self.low, self.high, _MAX_LTC)
+        _check_range("ltc", self.low, self.high, MAX_LTC)
 
     def accepts(self, hand: Hand) -> bool:
         return self.low <= losing_tricks(hand) <= self.high
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         n = f.ltc
         return (n >= self.low) & (n <= self.high)
 
     def __str__(self) -> str:
-        return _value_text("ltc", self.low, self.high, _MAX_LTC)
+        return _value_text("ltc", self.low, self.high, MAX_LTC)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -708,20 +607,20 @@ class Controls(Constraint):
     """Controls (ace 2, king 1) between ``low`` and ``high``."""
 
     low: int = 0
-    high: int = _MAX_CONTROLS
+    high: int = MAX_CONTROLS
 
     def __post_init__(self) -> None:
-        _check_range("controls", self.low, self.high, _MAX_CONTROLS)
+        _check_range("controls", self.low, self.high, MAX_CONTROLS)
 
     def accepts(self, hand: Hand) -> bool:
         return self.low <= control_count(hand) <= self.high
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         n = f.controls
         return (n >= self.low) & (n <= self.high)
 
     def __str__(self) -> str:
-        return _value_text("controls", self.low, self.high, _MAX_CONTROLS)
+        return _value_text("controls", self.low, self.high, MAX_CONTROLS)
 
 
 _POINT_WORDS = {(True, False): "tp", (False, True): "dp", (True, True): "lsp"}
@@ -734,19 +633,19 @@ class TotalPoints(Constraint):
     shortness (dummy points, ``dp 10-12``) and ``lsp`` both."""
 
     low: int = 0
-    high: int = _MAX_POINTS
+    high: int = MAX_POINTS
     length: bool = True
     shortness: bool = False
 
     def __post_init__(self) -> None:
-        _check_range("points", self.low, self.high, _MAX_POINTS)
+        _check_range("points", self.low, self.high, MAX_POINTS)
         if not (self.length or self.shortness):
             raise ValueError("TotalPoints counts length, shortness or both (else use HCP)")
 
     def accepts(self, hand: Hand) -> bool:
         return self.low <= total_points(hand, self.length, self.shortness) <= self.high
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         n = f.hcp.astype(np.int16)
         if self.length:
             n = n + np.maximum(f.lengths - 4, 0).sum(axis=1)
@@ -758,11 +657,11 @@ class TotalPoints(Constraint):
         # Length points come to at most 9 (a 13-card suit), shortness points to at most 9
         # (three voids).
         extra = 9 * self.length + 9 * self.shortness
-        return max(0, self.low - extra), min(self.high, _MAX_HCP)
+        return max(0, self.low - extra), min(self.high, MAX_HCP)
 
     def __str__(self) -> str:
         return _value_text(_POINT_WORDS[self.length, self.shortness], self.low, self.high,
-                           _MAX_POINTS)
+                           MAX_POINTS)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -787,7 +686,7 @@ class TopHonours(Constraint):
     def accepts(self, hand: Hand) -> bool:
         return self.low <= top_honours(hand, self.suit, self.top) <= self.high
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         n = f.held[:, self._cards()].sum(axis=1)
         return (n >= self.low) & (n <= self.high)
 
@@ -818,16 +717,16 @@ class SuitQuality(Constraint):
 
     suit: Suit
     low: int = 0
-    high: int = _MAX_QUALITY
+    high: int = MAX_QUALITY
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "suit", Suit.parse(self.suit))
-        _check_range("suit quality", self.low, self.high, _MAX_QUALITY)
+        _check_range("suit quality", self.low, self.high, MAX_QUALITY)
 
     def accepts(self, hand: Hand) -> bool:
         return self.low <= suit_quality(hand, self.suit) <= self.high
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         s = self.suit
         n = f.lengths[:, s] + f.held[:, s * 13 + 8:s * 13 + 13].sum(axis=1)
         return (n >= self.low) & (n <= self.high)
@@ -839,7 +738,7 @@ class SuitQuality(Constraint):
 
     def __str__(self) -> str:
         return _value_text(f"quality {_SUIT_NAMES[self.suit]}", self.low, self.high,
-                           _MAX_QUALITY)
+                           MAX_QUALITY)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -848,23 +747,23 @@ class SuitHCP(Constraint):
 
     suit: Suit
     low: int = 0
-    high: int = _MAX_SUIT_HCP
+    high: int = MAX_SUIT_HCP
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "suit", Suit.parse(self.suit))
-        _check_range("hcp in a suit", self.low, self.high, _MAX_SUIT_HCP)
+        _check_range("hcp in a suit", self.low, self.high, MAX_SUIT_HCP)
 
     def accepts(self, hand: Hand) -> bool:
         return self.low <= suit_hcp(hand, self.suit) <= self.high
 
-    def _mask(self, f: _Features) -> np.ndarray:
+    def _mask(self, f: Features) -> np.ndarray:
         s = self.suit
-        n = f.held[:, s * 13:s * 13 + 13] @ _HCP52[:13]
+        n = f.held[:, s * 13:s * 13 + 13] @ HCP52[:13]
         return (n >= self.low) & (n <= self.high)
 
     def hcp_bounds(self) -> tuple[int, int]:
-        return self.low, _MAX_HCP
+        return self.low, MAX_HCP
 
     def __str__(self) -> str:
         return _value_text(f"hcp in {_SUIT_NAMES[self.suit]}", self.low, self.high,
-                           _MAX_SUIT_HCP)
+                           MAX_SUIT_HCP)

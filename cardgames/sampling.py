@@ -34,15 +34,13 @@ import numpy as np
 
 from .cards import Card, CardLike, Rank, Seat, SeatLike, Suit
 from .constraints import (
-    _MAX_HCP,
-    _RANK_BITS,
     _SUIT_NAMES,
     Constraint,
     _cards_text,
-    _Features,
     as_constraint,
 )
 from .errors import DealError, SamplingError
+from .evaluation import MAX_HCP, RANK_BITS, Features
 from .hands import HCP_BY_RANK, Deal, Hand
 
 __all__ = ["Sampler", "SampleResult", "deal_hidden", "check_seed"]
@@ -252,7 +250,7 @@ class Sampler:
         if not open_seats:
             return
         total_hcp = sum(hands[s].hcp for s in open_seats) + sum(pool_hcp)
-        bounds = {s: self.constraints[s].hcp_bounds() if s in self.constraints else (0, _MAX_HCP)
+        bounds = {s: self.constraints[s].hcp_bounds() if s in self.constraints else (0, MAX_HCP)
                   for s in open_seats}
         lo_sum = sum(max(b[0], hands[s].hcp) for s, b in bounds.items())
         hi_sum = sum(b[1] for b in bounds.values())
@@ -295,7 +293,7 @@ class Sampler:
         for seat, c in self.constraints.items():
             if len(self._hands[seat]) == 13:
                 continue  # checked once, up front
-            mask = c._prefilter(_Features(owner == seat))
+            mask = c._prefilter(Features(owner == seat))
             if mask is not None:
                 keep = mask if keep is None else keep & mask
         rows = np.arange(b) if keep is None else np.flatnonzero(keep)
@@ -303,7 +301,7 @@ class Sampler:
             return []
         sub = owner[rows]
         # (k, 4 seats, 4 suits) rank masks
-        masks = np.stack([((sub == s).reshape(-1, 4, 13) @ _RANK_BITS) for s in range(4)], 1)
+        masks = np.stack([((sub == s).reshape(-1, 4, 13) @ RANK_BITS) for s in range(4)], 1)
         out = []
         exact = self._exact
         checks = [] if exact else [(s, c) for s, c in self.constraints.items()

@@ -131,11 +131,11 @@ def test_text_form_round_trips(c):
 @given(_constraints(), st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True))
 @settings(max_examples=200, deadline=None)
 def test_batch_test_agrees_with_the_per_hand_test(c, indices):
-    from cardgames.constraints import _Features
+    from cardgames.evaluation import Features
     hand = Hand.from_cards(Card.from_index(i) for i in indices)
     held = np.zeros((1, 52), dtype=bool)
     held[0, indices] = True
-    mask = c._mask(_Features(held))
+    mask = c._mask(Features(held))
     assert bool(mask[0]) == c.accepts(hand)
 
 

@@ -1,7 +1,8 @@
-"""cardgames.constraints, hand evaluation: losing-trick count, controls, total points, top
+"""cardgames.evaluation, hand evaluation: losing-trick count, controls, total points, top
 honours, suit quality and suit points.  Each is checked on random hands against a count
-written out here card by card, in three ways: the per-hand test, the batch (numpy) test the
-sampler uses, and the text syntax."""
+written out here card by card: the counts of one hand, and, through the constraints of
+cardgames.constraints on them, the per-hand test, the batch (numpy) test the sampler uses
+over evaluation.Features, and the text syntax."""
 
 from __future__ import annotations
 
@@ -9,17 +10,24 @@ import numpy as np
 import pytest
 
 from cardgames import Hand
-from cardgames.constraints import (
-    LTC,
-    Controls,
-    SuitHCP,
-    SuitQuality,
-    TopHonours,
-    TotalPoints,
-    _Features,
-)
-from cardgames.dealing import deal_hidden, parse_constraint
+from cardgames.constraint_syntax import parse_constraint
+from cardgames.constraints import LTC, Controls, SuitHCP, SuitQuality, TopHonours, TotalPoints
 from cardgames.errors import ParseError
+from cardgames.evaluation import (
+    MAX_CONTROLS,
+    MAX_LTC,
+    MAX_POINTS,
+    MAX_QUALITY,
+    MAX_SUIT_HCP,
+    Features,
+    control_count,
+    losing_tricks,
+    suit_hcp,
+    suit_quality,
+    top_honours,
+    total_points,
+)
+from cardgames.sampling import deal_hidden
 
 RANKS = "AKQJT98765432"
 
@@ -100,6 +108,40 @@ def plain_quality(hand: Hand, suit: int) -> int:
     return len(s) + sum(1 for r in s if r in "AKQJT")
 
 
+# ---- the counts of one hand == the count written out, within their limits -----------------
+
+@pytest.mark.parametrize("count, plain, top", [
+    (losing_tricks, plain_ltc, MAX_LTC),
+    (control_count, plain_controls, MAX_CONTROLS),
+    (total_points, lambda h: plain_tp(h, True, False), MAX_POINTS),
+    (lambda h: total_points(h, length=False, shortness=True), lambda h: plain_tp(h, False, True),
+     MAX_POINTS),
+    (lambda h: total_points(h, shortness=True), lambda h: plain_tp(h, True, True), MAX_POINTS),
+    *[(lambda h, s=s, t=t: top_honours(h, "SHDC"[s], t), lambda h, s=s, t=t: plain_top(h, s, t),
+       t) for s in range(4) for t in (1, 3, 5)],
+    *[(lambda h, s=s: suit_quality(h, "SHDC"[s]), lambda h, s=s: plain_quality(h, s),
+       MAX_QUALITY) for s in range(4)],
+    *[(lambda h, s=s: suit_hcp(h, "SHDC"[s]), lambda h, s=s: plain_hcp(_suits(h)[s]),
+       MAX_SUIT_HCP) for s in range(4)],
+])
+def test_counts_of_one_hand_match_the_plain_count(count, plain, top):
+    for h in HANDS:
+        assert 0 <= count(h) == plain(h) <= top, h
+
+
+def test_batch_features_match_the_counts_of_each_hand():
+    held = np.zeros((len(HANDS), 52), dtype=bool)
+    for i, h in enumerate(HANDS):
+        for c in h:
+            held[i, c.index] = True
+    f = Features(held)
+    assert f.ltc.tolist() == [losing_tricks(h) for h in HANDS]
+    assert f.controls.tolist() == [control_count(h) for h in HANDS]
+    assert f.hcp.tolist() == [h.hcp for h in HANDS]
+    assert f.lengths.tolist() == [list(h.lengths) for h in HANDS]
+    assert f.shape.tolist() == [list(h.shape) for h in HANDS]
+
+
 # ---- per-hand test == batch test == the count ------------------------------------------------
 
 def _batch_mask(constraint, hands):
@@ -107,7 +149,7 @@ def _batch_mask(constraint, hands):
     for i, h in enumerate(hands):
         for c in h:
             held[i, c.index] = True
-    return constraint._mask(_Features(held))
+    return constraint._mask(Features(held))
 
 
 CASES = [
