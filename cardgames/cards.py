@@ -18,7 +18,7 @@ from enum import IntEnum
 from .errors import ParseError
 
 __all__ = ["Seat", "Suit", "Strain", "Rank", "Card", "SeatLike", "StrainLike", "SuitLike",
-           "CardLike", "runs"]
+           "CardLike", "SUIT_NAMES", "runs", "cards_text"]
 
 
 class Seat(IntEnum):
@@ -198,6 +198,10 @@ class Suit(IntEnum):
         return f"Suit.{self.name}"
 
 
+#: The suits' names as a message or a constraint writes them, indexed by :class:`Suit`.
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
 class Rank(IntEnum):
     """A card's rank, 2..14 (ace high)."""
 
@@ -365,3 +369,13 @@ def runs(cards: Iterable[Card], between: Callable[[Card], bool] = lambda card: F
     if run:
         out.append(tuple(run))
     return out
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """The cards, sorted as a hand is written, separated by spaces: what a message or a
+    constraint (``holds SA HK``) shows of a set of cards.
+
+    >>> cards_text({Card.parse("HK"), Card.parse("SA")})
+    'SA HK'
+    """
+    return " ".join(str(c) for c in sorted(cards))

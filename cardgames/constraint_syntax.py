@@ -42,10 +42,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .cards import Card, Suit
+from .cards import SUIT_NAMES, Card, Suit
 from .constraints import (
-    _SUIT_NAMES,
-    _SUIT_WORDS,
     HCP,
     LTC,
     AllOf,
@@ -61,7 +59,7 @@ from .constraints import (
     SuitQuality,
     TopHonours,
     TotalPoints,
-    _any_of,
+    any_of,
     balanced,
     unbalanced,
 )
@@ -76,6 +74,13 @@ MAX_DEPTH = 100
 #: The most digits a number may have: every count here is below 100 (a shape such as
 #: ``4333`` is four), and ``int()`` refuses numbers of more than 4,300 digits.
 _MAX_DIGITS = 9
+
+# The words (and symbols) for a suit, upper-cased.
+_SUIT_WORDS = {"SPADES": Suit.SPADES, "SPADE": Suit.SPADES, "S": Suit.SPADES, "♠": Suit.SPADES,
+               "HEARTS": Suit.HEARTS, "HEART": Suit.HEARTS, "H": Suit.HEARTS, "♥": Suit.HEARTS,
+               "DIAMONDS": Suit.DIAMONDS, "DIAMOND": Suit.DIAMONDS, "D": Suit.DIAMONDS,
+               "♦": Suit.DIAMONDS, "CLUBS": Suit.CLUBS, "CLUB": Suit.CLUBS, "C": Suit.CLUBS,
+               "♣": Suit.CLUBS}
 
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
@@ -153,7 +158,7 @@ class _Parser:
         while self.is_word("or"):
             self.take()
             parts.append(self.term())
-        return _any_of(parts)
+        return any_of(parts)
 
     def term(self) -> Constraint:
         t = self.tok
@@ -257,7 +262,7 @@ class _Parser:
             if self.is_word("in"):
                 self.take()
                 suit = self.suit_word("after 'hcp in'")
-                return _Subject(f"hcp in {_SUIT_NAMES[suit]}", MAX_SUIT_HCP,
+                return _Subject(f"hcp in {SUIT_NAMES[suit]}", MAX_SUIT_HCP,
                                 lambda lo, hi: SuitHCP(suit, lo, hi))
             return _Subject("hcp", MAX_HCP, HCP)
         if word in ("ltc", "losers"):
@@ -270,7 +275,7 @@ class _Parser:
                             lambda lo, hi: TotalPoints(lo, hi, length, shortness))
         if word in ("quality", "sq"):
             suit = self.suit_word("after 'quality'")
-            return _Subject(f"quality {_SUIT_NAMES[suit]}", MAX_QUALITY,
+            return _Subject(f"quality {SUIT_NAMES[suit]}", MAX_QUALITY,
                             lambda lo, hi: SuitQuality(suit, lo, hi))
         m = re.fullmatch(r"top(\d*)", word)
         if m is not None:
@@ -283,11 +288,11 @@ class _Parser:
             if self.is_word("in"):
                 self.take()
             suit = self.suit_word(f"after 'top {top}'")
-            return _Subject(f"top {top} {_SUIT_NAMES[suit]}", top,
+            return _Subject(f"top {top} {SUIT_NAMES[suit]}", top,
                             lambda lo, hi: TopHonours(suit, lo, hi, top))
         held = _SUIT_WORDS.get(t.text.upper()) if t.kind == "word" else None
         if held is not None:
-            return _Subject(_SUIT_NAMES[held], 13, lambda lo, hi: Length(held, lo, hi))
+            return _Subject(SUIT_NAMES[held], 13, lambda lo, hi: Length(held, lo, hi))
         raise self.error("expected 'hcp' or a suit (spades, hearts, diamonds, clubs), or "
                          "ltc, controls, tp, dp, lsp, quality SUIT, top N SUIT", t)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import Card, CardLike, Suit
+from .cards import SUIT_NAMES, Card, CardLike, Suit, cards_text
 from .errors import ParseError
 from .evaluation import (
     HCP52,
@@ -46,14 +46,6 @@ __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate"
            "AnyOf", "Not", "Any", "balanced", "unbalanced", "as_constraint", "LTC", "Controls",
            "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "losing_tricks",
            "control_count", "total_points", "top_honours", "suit_quality", "suit_hcp"]
-
-_SUIT_WORDS = {"SPADES": Suit.SPADES, "SPADE": Suit.SPADES, "S": Suit.SPADES, "♠": Suit.SPADES,
-               "HEARTS": Suit.HEARTS, "HEART": Suit.HEARTS, "H": Suit.HEARTS, "♥": Suit.HEARTS,
-               "DIAMONDS": Suit.DIAMONDS, "DIAMOND": Suit.DIAMONDS, "D": Suit.DIAMONDS,
-               "♦": Suit.DIAMONDS, "CLUBS": Suit.CLUBS, "CLUB": Suit.CLUBS, "C": Suit.CLUBS,
-               "♣": Suit.CLUBS}
-_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-
 
 # ---- the constraints ------------------------------------------------------------------------
 
@@ -106,7 +98,7 @@ class Constraint:
         return AllOf(_parts(self, AllOf) + _parts(as_constraint(other), AllOf))
 
     def __or__(self, other: Constraint) -> Constraint:
-        return _any_of(_parts(self, AnyOf) + _parts(as_constraint(other), AnyOf))
+        return any_of(_parts(self, AnyOf) + _parts(as_constraint(other), AnyOf))
 
     def __invert__(self) -> Constraint:
         return Not(self)
@@ -132,7 +124,7 @@ def as_constraint(value: Constraint | str | Callable[[Hand], bool]) -> Constrain
                     f"got {type(value).__name__}")
 
 
-def _any_of(parts: Sequence[Constraint]) -> Constraint:
+def any_of(parts: Sequence[Constraint]) -> Constraint:
     """``AnyOf(parts)``, with every Shape among them merged into one (at the place of the
     first): "4333 or 4432" is one Shape of two patterns, which is how Shape prints."""
     shapes = [p for p in parts if isinstance(p, Shape)]
@@ -213,7 +205,7 @@ class Length(Constraint):
         return tuple((self.low, self.high) if s == self.suit else (0, 13) for s in range(4))
 
     def __str__(self) -> str:
-        name = _SUIT_NAMES[self.suit]
+        name = SUIT_NAMES[self.suit]
         if self.low == 0 and self.high < 13:
             return f"{name}<={self.high}"
         return f"{_range_text(self.low, self.high, 13)} {name}"
@@ -335,10 +327,6 @@ def _cards(cards: Iterable[CardLike] | CardLike) -> frozenset[Card]:
     return out
 
 
-def _cards_text(cards: frozenset[Card]) -> str:
-    return " ".join(str(c) for c in sorted(cards))
-
-
 @dataclass(frozen=True, slots=True, repr=False)
 class Holds(Constraint):
     """The hand holds every one of ``cards`` (``Holds("SA HK")``, ``Holds(["SA"])``)."""
@@ -358,7 +346,7 @@ class Holds(Constraint):
         return self.cards
 
     def __str__(self) -> str:
-        return f"holds {_cards_text(self.cards)}"
+        return f"holds {cards_text(self.cards)}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -380,7 +368,7 @@ class Lacks(Constraint):
         return self.cards
 
     def __str__(self) -> str:
-        return f"lacks {_cards_text(self.cards)}"
+        return f"lacks {cards_text(self.cards)}"
 
 
 class Predicate(Constraint):
@@ -704,7 +692,7 @@ class TopHonours(Constraint):
         return frozenset(Card.from_index(i) for i in self._cards())
 
     def __str__(self) -> str:
-        subject = f"top {self.top} {_SUIT_NAMES[self.suit]}"
+        subject = f"top {self.top} {SUIT_NAMES[self.suit]}"
         if self.low == 0 and self.high < self.top:
             return f"{subject}<={self.high}"
         return f"{_range_text(self.low, self.high, self.top)} of {subject}"
@@ -737,7 +725,7 @@ class SuitQuality(Constraint):
         return tuple((lo, min(13, self.high)) if s == self.suit else (0, 13) for s in range(4))
 
     def __str__(self) -> str:
-        return _value_text(f"quality {_SUIT_NAMES[self.suit]}", self.low, self.high,
+        return _value_text(f"quality {SUIT_NAMES[self.suit]}", self.low, self.high,
                            MAX_QUALITY)
 
 
@@ -765,5 +753,5 @@ class SuitHCP(Constraint):
         return self.low, MAX_HCP
 
     def __str__(self) -> str:
-        return _value_text(f"hcp in {_SUIT_NAMES[self.suit]}", self.low, self.high,
+        return _value_text(f"hcp in {SUIT_NAMES[self.suit]}", self.low, self.high,
                            MAX_SUIT_HCP)

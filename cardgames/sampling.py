@@ -32,13 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import Card, CardLike, Rank, Seat, SeatLike, Suit
-from .constraints import (
-    _SUIT_NAMES,
-    Constraint,
-    _cards_text,
-    as_constraint,
-)
+from .cards import SUIT_NAMES, Card, CardLike, Rank, Seat, SeatLike, Suit, cards_text
+from .constraints import Constraint, as_constraint
 from .errors import DealError, SamplingError
 from .evaluation import MAX_HCP, RANK_BITS, Features
 from .hands import HCP_BY_RANK, Deal, Hand
@@ -216,13 +211,13 @@ class Sampler:
             for s, (a, b) in enumerate(lb):
                 if a > b:
                     raise SamplingError(f"{seat.letter}: no hand has {a} or more and {b} or "
-                                        f"fewer {_SUIT_NAMES[s]} ({c})")
+                                        f"fewer {SUIT_NAMES[s]} ({c})")
             if sum(a for a, _ in lb) > 13 or sum(b for _, b in lb) < 13:
                 raise SamplingError(f"{seat.letter}: the suit lengths of '{c}' cannot add up "
                                     f"to 13 cards")
             clash = c.forbidden() & set(h)
             if clash:
-                raise SamplingError(f"{seat.letter} is known to hold {_cards_text(frozenset(clash))}"
+                raise SamplingError(f"{seat.letter} is known to hold {cards_text(frozenset(clash))}"
                                     f", which its constraint '{c}' excludes")
             need = 13 - len(h)
             if need == 0:
@@ -241,9 +236,9 @@ class Sampler:
                 have, free = h.length(s), pool.length(s)
                 if have > b:
                     raise SamplingError(f"{seat.letter} already holds {have} known "
-                                        f"{_SUIT_NAMES[s]}, more than '{c}' allows")
+                                        f"{SUIT_NAMES[s]}, more than '{c}' allows")
                 if have + min(free, need) < a:
-                    raise SamplingError(f"{seat.letter} cannot hold {a} {_SUIT_NAMES[s]}: only "
+                    raise SamplingError(f"{seat.letter} cannot hold {a} {SUIT_NAMES[s]}: only "
                                         f"{have + min(free, need)} are possible")
         # Across the hands still to be dealt: their points and suit lengths are the known
         # ones plus the whole unseen pool, so the ranges must be able to add up to that.
@@ -268,10 +263,10 @@ class Sampler:
             lo_sum = sum(max(b[0], hands[t].length(s)) for t, b in lbs.items())
             hi_sum = sum(b[1] for b in lbs.values())
             if lo_sum > total:
-                raise SamplingError(f"the hands {names} share {total} {_SUIT_NAMES[s]}, but "
+                raise SamplingError(f"the hands {names} share {total} {SUIT_NAMES[s]}, but "
                                     f"their constraints ask for at least {lo_sum}")
             if hi_sum < total:
-                raise SamplingError(f"the hands {names} share {total} {_SUIT_NAMES[s]}, but "
+                raise SamplingError(f"the hands {names} share {total} {SUIT_NAMES[s]}, but "
                                     f"their constraints allow at most {hi_sum}")
 
     # ---- dealing --------------------------------------------------------------------------
