@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .cards import ALL_CARDS, RANK_LETTERS, Card, CardLike, Seat, SeatLike, Suit, SuitLike
 from .errors import DealError, ParseError
+from .html import deal_html
 
 __all__ = ["Hand", "Deal", "HCP_BY_RANK"]
 
@@ -374,7 +375,6 @@ class Deal:
 
     def _repr_html_(self) -> str:
         """The deal as an HTML hand diagram, for Jupyter (:func:`cardgames.html.deal_html`)."""
-        from .html import deal_html  # the module imports this one
         return deal_html(self)
 
     def diagram(self) -> str:

@@ -16,9 +16,12 @@ with unknown hands (``None``) draws them as unknown rather than failing.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from .cards import Seat, Suit
-from .hands import Deal, Hand
+
+if TYPE_CHECKING:  # hands imports this module (Deal._repr_html_): annotations only
+    from .hands import Deal, Hand
 
 __all__ = ["SUIT_SYMBOL", "RED_SUITS", "SEAT_NAME", "RANK_TEXT", "esc", "suit_html",
            "hand_html", "unknown_hand_html", "deal_html", "FRAGMENT_CSS"]
