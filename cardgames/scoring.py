@@ -30,9 +30,9 @@ from enum import IntEnum
 from .cards import Seat, SeatLike, Strain
 from .errors import CardgamesError, ParseError
 
-__all__ = ["Vulnerability", "VulnerabilityLike", "Contract", "parse_result", "format_result",
-           "score", "score_for", "imps", "IMP_TABLE", "matchpoints", "matchpoint_percentages",
-           "board_dealer", "board_vulnerability"]
+__all__ = ["Vulnerability", "VulnerabilityLike", "Contract", "contract_and_declarer",
+           "parse_result", "format_result", "score", "score_for", "imps", "IMP_TABLE",
+           "matchpoints", "matchpoint_percentages", "board_dealer", "board_vulnerability"]
 
 
 # ---------------------------------------------------------------------------
@@ -194,6 +194,32 @@ class Contract:
 
     def __repr__(self) -> str:
         return f"Contract.parse({str(self)!r})"
+
+
+def contract_and_declarer(contract: Contract | str, declarer: SeatLike | None = None
+                          ) -> tuple[Contract, Seat]:
+    """A contract that is played, with its declarer: from the contract itself (``"4SN"``)
+    or from ``declarer``, which must agree with the contract's own when both say.
+
+    >>> contract_and_declarer("4S", "N")
+    (Contract.parse('4SN'), Seat.NORTH)
+
+    :raises CardgamesError: for a passed-out board (nothing is played), a contract naming
+        no declarer when ``declarer`` is None, or two declarers that disagree.
+    :raises ParseError: for a contract or seat that does not read.
+    """
+    c = Contract.parse(contract) if not isinstance(contract, Contract) else contract
+    if c is None:
+        raise CardgamesError("a passed-out board has no opening lead")
+    if declarer is None:
+        if c.declarer is None:
+            raise CardgamesError(f"contract {c} names no declarer: pass declarer=")
+        return c, c.declarer
+    d = Seat.parse(declarer)
+    if c.declarer is not None and c.declarer != d:
+        raise CardgamesError(f"contract {c} names declarer {c.declarer.letter}, "
+                             f"but declarer={d.letter} was given")
+    return Contract(c.level, c.strain, c.doubled, d), d
 
 
 def _skip_spaces(text: str, i: int, end: int) -> int:

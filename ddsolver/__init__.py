@@ -42,8 +42,8 @@ _EXPORTS = {
     "LeadReport": "leads", "LeadRow": "leads", "analyse_leads": "leads",
     "ParContract": "par", "ParResult": "par", "par": "par",
     "DEFAULT_TT_MB": "solver", "DDTable": "solver", "Solver": "solver",
-    "card_scores": "solver", "dd_table": "solver", "dd_tables": "solver",
-    "iter_dd_tables": "solver", "solve": "solver",
+    "card_scores": "solver", "dd_table": "solver", "solve": "solver",
+    "dd_tables": "pool", "iter_dd_tables": "pool",
 }
 
 # Written out (not derived from _EXPORTS) so that type checkers see the exports; a test
@@ -70,6 +70,12 @@ class _Package(types.ModuleType):
 sys.modules[__name__].__class__ = _Package
 
 
+# The package is the top floor: it may import any module of its own.  The output formats
+# register the functions that draw the results' views (ddsolver.views) -- names only, so
+# this stays light.
+from . import formats  # noqa: E402,F401
+
+
 def __getattr__(name: str) -> Any:
     """A public name, imported from its module on first use (then kept here); or a
     submodule (``ddsolver.boards``), imported as ``import ddsolver.boards`` would."""
@@ -94,13 +100,5 @@ if TYPE_CHECKING:
     from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
     from .leads import LeadReport, LeadRow, analyse_leads
     from .par import ParContract, ParResult, par
-    from .solver import (
-        DEFAULT_TT_MB,
-        DDTable,
-        Solver,
-        card_scores,
-        dd_table,
-        dd_tables,
-        iter_dd_tables,
-        solve,
-    )
+    from .pool import dd_tables, iter_dd_tables
+    from .solver import DEFAULT_TT_MB, DDTable, Solver, card_scores, dd_table, solve

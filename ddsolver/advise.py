@@ -11,7 +11,7 @@ module does it for every card of the play, for declarer (and dummy) and for the 
 2. **PIMC** (perfect-information Monte Carlo): each world is solved double dummy for every
    legal card of the player to move (:meth:`ddsolver.Solver.card_scores`), and each card
    (touching cards grouped) is summarised over the worlds with the lead report's own
-   statistics (:func:`ddsolver.leads._rows`, shared, not copied): mean tricks for the
+   statistics (:func:`ddsolver.stats.compare`, shared, not copied): mean tricks for the
    mover's side, variance, SE, interval, chance of making (declarer's side) or beating
    (defence) the contract, mean score, paired differences against the best card in
    tricks, IMPs and matchpoints.  PIMC lets every world be played as if it were known:
@@ -33,28 +33,29 @@ sure, αμ finds the one world in 20 that no single line of play can save:
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import math
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from cardgames.cards import Card, CardLike, Seat, SeatLike, runs
+from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, runs
 from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, DealError, IllegalPlayError
 from cardgames.hands import Deal, Hand
-from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike
+from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, contract_and_declarer
 from cardgames.worlds import EXHAUSTIVE_LIMIT, View, Worlds, deal_worlds
 
+from . import views
 from .alphamu import DEFAULT_DEPTH, AlphaMuResult, alphamu
-from .leads import CRITERIA, Z95, _f, _json_number, _parse_contract, _Pool, _rows, draw_seed
-from .solver import DEFAULT_TT_MB, check_jobs
+from .leads import draw_seed
+from .pool import SolverPool
+from .solver import DEFAULT_TT_MB, Solver
+from .stats import CRITERIA, Z95, compare, finite_or_none
 
-__all__ = ["CardRow", "AdviceReport", "advise", "pimc", "card_groups", "METHODS",
-           "ADVICE_CSV_FIELDS"]
+__all__ = ["CardRow", "AdviceReport", "advise", "pimc", "card_groups", "legal_cards",
+           "make_view", "METHODS"]
 
 #: The two ways of advising.
 METHODS = ("pimc", "alphamu")
@@ -97,15 +98,7 @@ class CardRow:
         d["cards"] = [str(c) for c in self.cards]
         d["ci"] = list(self.ci)
         d["chance_ci"] = list(self.chance_ci)
-        return {k: _json_number(v) for k, v in d.items()}
-
-
-#: The columns of :meth:`AdviceReport.to_csv`.
-ADVICE_CSV_FIELDS = ("label", "n", "mean", "var", "sd", "se", "ci_low", "ci_high", "chance",
-                     "chance_low", "chance_high", "score", "score_se", "diff_tricks",
-                     "diff_tricks_se", "diff_imps", "diff_imps_se", "mp_vs_best",
-                     "mp_vs_best_se", "mp_field", "mp_field_se", "best", "close", "tied",
-                     "alphamu", "alphamu_front")
+        return {k: finite_or_none(v) for k, v in d.items()}
 
 
 @dataclass(frozen=True)
@@ -168,63 +161,16 @@ class AdviceReport:
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
 
-    def csv_rows(self) -> list[list]:
-        return [[r.label, r.n, *(_fmt(x) for x in (
-            r.mean, r.var, r.sd, r.se, r.ci[0], r.ci[1], r.chance, r.chance_ci[0],
-            r.chance_ci[1], r.score, r.score_se, r.diff_tricks, r.diff_tricks_se,
-            r.diff_imps, r.diff_imps_se, r.mp_vs_best, r.mp_vs_best_se, r.mp_field,
-            r.mp_field_se)), int(r.best), int(r.close), int(r.tied),
-            "" if r.alphamu is None else repr(r.alphamu),
-            "" if r.alphamu_front is None else r.alphamu_front] for r in self.rows]
-
     def to_csv(self, *, header: bool = True) -> str:
-        out = io.StringIO()
-        w = csv.writer(out, lineterminator="\n")
-        if header:
-            w.writerow(ADVICE_CSV_FIELDS)
-        w.writerows(self.csv_rows())
-        return out.getvalue()
+        """One line per card group (:func:`ddsolver.formats.advice.advice_csv`)."""
+        return views.show("AdviceReport.csv", self, header=header)
 
     def to_text(self) -> str:
-        v = self.view
-        side = "defence" if self.defending else "declarer's side"
-        goal = "beat" if self.defending else "make"
-        played = " ".join(map(str, v.played)) or "nothing yet"
-        lines = [f"{self.mover.letter} to play ({side}), {v.seat.letter}'s view; "
-                 f"{self.contract.call} by {self.declarer.letter}, vulnerable: "
-                 f"{self.vulnerability}; played: {played}",
-                 f"Worlds: {self.worlds.how}"]
-        am = self.alphamu
-        if am is not None:
-            lines.append(f"αμ, depth {am.depth}: best {am.best.label}, makes in "
-                         f"{am.best.makes} of {am.worlds} worlds ({100 * am.best.chance:.1f}%); "
-                         f"{am.nodes:,} nodes, {am.leaves:,} world solves, "
-                         f"{am.seconds:.2f} s")
-        lines.append(f"'*' best; '=' within {self.z:.2f} paired SE of the best (PIMC)")
-        w = max(9, *(len(r.label) for r in self.rows)) + 1
-        head = (f"{'card':<{w}}{'tricks':>7}{'se':>6}{'sd':>6}{goal + '%':>7}"
-                f"{'score':>8}{'dtricks':>8}{'dIMPs':>7}{'MPvsBest':>9}")
-        if am is not None:
-            head += f"{'αμ ' + goal + '%':>9}{'front':>6}"
-        lines += ["", "PIMC: tricks for the mover's side (whole deal), % of worlds that "
-                      f"{goal} the contract, score;", "paired against the best card", head,
-                  "-" * len(head)]
-        for r in self.rows:
-            mark = "*" if r.best else ("=" if r.close else " ")
-            line = (f"{mark}{r.label:<{w - 1}}{r.mean:>7.3f}{_f(r.se, 3):>6}{_f(r.sd, 2):>6}"
-                    f"{100 * r.chance:>7.1f}{r.score:>8.1f}{r.diff_tricks:>+8.3f}"
-                    f"{r.diff_imps:>+7.2f}{r.mp_vs_best:>9.1f}")
-            if am is not None:
-                line += f"{100 * (r.alphamu or 0.0):>9.1f}{r.alphamu_front or 0:>6}"
-            lines.append(line)
-        return "\n".join(lines)
+        """The advice as a readable table (:func:`ddsolver.formats.advice.advice_text`)."""
+        return views.show("AdviceReport.text", self)
 
     def __str__(self) -> str:
         return self.to_text()
-
-
-def _fmt(x: float) -> str:
-    return "" if not math.isfinite(x) else repr(float(x))
 
 
 # ---- cards and worlds ------------------------------------------------------------------------
@@ -235,13 +181,8 @@ def card_groups(view: View, cards: Iterable[Card]) -> list[tuple[Card, ...]]:
     every world."""
     hand = view.hands[view.to_move]
     done = len(view.played) - len(view.played) % 4  # the trick in progress still counts
-    gone = set(view.played[:done]) | {c for c in _all_cards() if c not in view.deck}
+    gone = set(view.played[:done]) | {c for c in ALL_CARDS if c not in view.deck}
     return runs(cards, lambda x: x in gone or (hand is not None and x in hand))
-
-
-def _all_cards():
-    from cardgames.cards import ALL_CARDS
-    return ALL_CARDS
 
 
 def legal_cards(view: View) -> list[Card]:
@@ -268,7 +209,7 @@ def make_view(hand: Hand | str, contract: Contract | str, declarer: SeatLike | N
               ) -> tuple[View, Contract, Seat]:
     """The view of the player ``seat`` (declarer or a defender) holding ``hand``; see
     :func:`advise` for the arguments."""
-    c, decl = _parse_contract(contract, declarer)
+    c, decl = contract_and_declarer(contract, declarer)
     me = Seat.parse(seat) if seat is not None else None
     if me is None:
         raise CardgamesError("say whose view this is (seat=)")
@@ -305,11 +246,12 @@ def pimc(worlds: Worlds, contract: Contract, declarer: Seat, *, declarer_won: in
     before = 13 - view.cards_per_hand  # tricks before an ending
     prior = declarer_won if decl_side else before - declarer_won
     prior += view.tricks_won[mover & 1]
-    pool = _Pool(check_jobs(jobs), tt_mb)
-    try:
-        solved = pool.map(worlds.deals, view.strain, view.leader, progress, view.played)
-    finally:
-        pool.close()
+
+    def scores(solver: Solver, world: Deal) -> dict[Card, int]:
+        return solver.card_scores(world, view.strain, view.leader, view.played)
+
+    with SolverPool(jobs, tt_mb) as pool:
+        solved = list(pool.map(scores, worlds.deals, progress=progress))
     arr = np.array([[prior + sc[c] for c in legal] for sc in solved], dtype=np.int64)
     return legal, arr.reshape(len(solved), len(legal))
 
@@ -347,7 +289,6 @@ def advise(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None
         played that its player cannot hold, constraints no world meets, a bad contract.
     :raises ValueError: bad method, depth, criterion, samples, seed.
     """
-    import time
     start = time.perf_counter()
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
@@ -379,20 +320,21 @@ def advise(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None
             raise RuntimeError(f"touching cards {'/'.join(map(str, g))} score differently in "
                                f"world {int(bad[0])}: {arr[bad[0], col].tolist()}")
     tricks = arr[:, [col[0] for col in cols]]
-    lead_rows, _ = _rows(tricks, groups, c, vulnerability.is_vulnerable(decl), criterion, z,
-                         declarer_side=not defending)
+    stats = compare(tricks, c, vulnerability.is_vulnerable(decl), criterion, z,
+                    declarer_side=not defending)
     am = None
     if method == "alphamu":
         am = alphamu(worlds, declarer=decl, need=c.tricks_needed, declarer_won=declarer_won,
                      depth=depth, jobs=jobs, tt_mb=tt_mb, progress=progress)
     rows = []
-    for r in lead_rows:
-        a = am.card(r.cards[0]) if am is not None else None
+    for r in stats:
+        cards = tuple(groups[r.index])
+        a = am.card(cards[0]) if am is not None else None
         rows.append(CardRow(
-            r.cards, r.label, r.n, r.mean, r.var, r.sd, r.se, r.ci, r.p_set, r.p_set_ci,
-            r.score, r.score_se, r.diff_tricks, r.diff_tricks_se, r.diff_imps,
-            r.diff_imps_se, r.mp_vs_best, r.mp_vs_best_se, r.mp_field, r.mp_field_se,
-            r.best, r.close, r.tied, None if a is None else a.chance,
+            cards, "/".join(str(x) for x in cards), r.n, r.mean, r.var, r.sd, r.se, r.ci,
+            r.chance, r.chance_ci, r.score, r.score_se, r.diff_tricks, r.diff_tricks_se,
+            r.diff_imps, r.diff_imps_se, r.mp_vs_best, r.mp_vs_best_se, r.mp_field,
+            r.mp_field_se, r.best, r.close, r.tied, None if a is None else a.chance,
             None if a is None else a.front))
     if am is not None:
         # αμ decides what is best; PIMC's marks stay on its own best row.

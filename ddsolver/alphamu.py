@@ -49,16 +49,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from cardgames.cards import ALL_CARDS, Card, Seat
 from cardgames.hands import Deal, Hand
 from cardgames.play import trick_winner
 from cardgames.worlds import View, Worlds
 
-from .pool import SolverPool
-from .solver import DEFAULT_TT_MB, check_jobs
+from .pool import SolverPool, check_jobs
+from .solver import DEFAULT_TT_MB, Solver
 
 __all__ = ["AlphaMuCard", "AlphaMuResult", "alphamu", "DEFAULT_DEPTH", "pareto", "front_min",
            "front_max"]
@@ -195,13 +195,10 @@ class _Search:
         self.nodes = 0
         self.leaves = 0
         self.progress = progress
-        self._solvers = SolverPool(tt_mb)
-        self._pool = ThreadPoolExecutor(jobs, thread_name_prefix="ddsolver-alphamu") \
-            if jobs > 1 else None
+        self._pool = SolverPool(jobs, tt_mb)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+        self._pool.close()
 
     # ---- the public play ---------------------------------------------------------------
     @property
@@ -283,16 +280,18 @@ class _Search:
         masks = tuple(((m >> (13 * s)) & 0x1FFF) << 2 for m in hands for s in range(4))
         return masks, bytes(c.suit * 16 + c.rank for _, c in self.trick)
 
-    def _map(self, kind: str, fn, items: list[int]) -> list:
-        """``fn`` of each world of ``items`` (on the threads), from the cache of world
-        solves where this position was solved before (reached by another order of play)."""
+    def _map(self, kind: str, fn: Callable[[Solver, int], Any], items: list[int]) -> list:
+        """``fn(solver, world)`` of each world of ``items`` (on the pool's threads), from the
+        cache of world solves where this position was solved before (reached by another
+        order of play)."""
         base = (kind, self.played, tuple(c.index for _, c in self.trick), self.leader)
         cache = self.leaf_cache
         todo = [w for w in items if base + (w,) not in cache]
-        if self._pool is None or len(todo) < 2:
-            out = [fn(x) for x in todo]
+        if len(todo) < 2:
+            solver = self._pool.solver()
+            out = [fn(solver, x) for x in todo]
         else:
-            out = list(self._pool.map(fn, todo))
+            out = list(self._pool.map(fn, todo, window=len(todo)))
         if len(cache) + len(todo) > TT_ENTRIES:
             cache.clear()
         for w, x in zip(todo, out):
@@ -302,19 +301,19 @@ class _Search:
             self.progress(len(todo))
         return [cache[base + (w,)] for w in items]
 
-    # The leaves go to the core directly (``Solver._core``), not through the checked
-    # facade: the search builds every position itself, legal by construction, and the
-    # facade's checks (a Deal, a replay of the play, the legal cards) cost several times
-    # the search of a small ending.  Tests compare these leaves with the facade's.
+    # The leaves go to the solver in the core's encoding (``Solver.*_masks``), not through
+    # the checked facade: the search builds every position itself, legal by construction,
+    # and the facade's checks (a Deal, a replay of the play, the legal cards) cost several
+    # times the search of a small ending.  Tests compare these leaves with the facade's.
     def card_scores(self, worlds: int) -> dict[int, dict[int, int]]:
         """Per world: declarer's side's tricks from here for each legal card of the mover
         (a Max seat), by card index, the trick in progress counted."""
         strain, leader = int(self.strain), int(self.leader)
 
-        def solve(w: int) -> dict[int, int]:
+        def solve(solver: Solver, w: int) -> dict[int, int]:
             masks, trick = self._core_args(w)
-            _, scores = self._solvers.solver()._core.card_scores(masks, strain, leader, trick)
-            return {(code >> 4) * 13 + (code & 15) - 2: t for code, t in scores}
+            scores = solver.card_scores_masks(masks, strain, leader, trick)
+            return {(code >> 4) * 13 + (code & 15) - 2: t for code, t in scores.items()}
         ws = list(_bits(worlds))
         return dict(zip(ws, self._map("cards", solve, ws)))
 
@@ -322,9 +321,9 @@ class _Search:
         """The worlds in which the contract makes, double dummy from here."""
         strain, leader = int(self.strain), int(self.leader)
 
-        def solve(w: int) -> int:
+        def solve(solver: Solver, w: int) -> int:
             masks, trick = self._core_args(w)
-            ns, _, _ = self._solvers.solver()._core.solve(masks, strain, leader, trick)
+            ns = solver.solve_masks(masks, strain, leader, trick)
             return ns if self.declarer.is_ns else self.left - ns
         ws = list(_bits(worlds))
         out = 0

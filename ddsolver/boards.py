@@ -1,28 +1,27 @@
-"""Boards read from PBN files, and solved or analysed in batches: what the batch commands
-of the command line (``ddsolver table``, ``report``, ``play``) work on, as a library.
+"""Boards read from PBN files: what the batch commands of the command line (``ddsolver
+table``, ``report``, ``play``, ``leads``, ``advise``) work on, as a library.
 
 * :class:`Inputs` reads the games of PBN files lazily, reports the ones that cannot be read
-  or solved (``FILE:LINE: reason``) through a callback and goes on, and keeps each file's
-  bytes after its last game for a writer giving the files back;
-* :func:`solve_boards` solves :class:`Board` s a chunk at a time on ``jobs`` threads, in file
-  order, through a results store (:mod:`ddsolver.store`) when one is given;
-* :func:`analyse_boards` does the same for the recorded play of :class:`PlayedBoard` s.
+  (``FILE:LINE: reason``) through a callback and goes on, and keeps each file's bytes after
+  its last game for a writer giving the files back;
+* :func:`read_board` makes the :class:`Board` a table is solved for, :func:`played_board`
+  the :class:`PlayedBoard` whose play is analysed; the facts of a board (dealer,
+  vulnerability, contract, auction, lead, players) are read by :mod:`cardgames.facts`, the
+  one reader every command uses;
+* :func:`where`, :func:`located` and :func:`label_of` say where a problem is, the same way
+  in every command.
 
-Memory does not grow with the size of a file: boards are read, solved and handed on a
-chunk (:data:`CHUNK_PER_JOB` boards per thread) at a time.  How the results look is the
-business of :mod:`ddsolver.formats`.
+Solving and analysing the boards in batches is :mod:`ddsolver.batch`; how the results look
+is the business of :mod:`ddsolver.formats`.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from itertools import islice
-from typing import Any, TypeVar
+from typing import Any
 
 from cardgames import pbn
 from cardgames.cards import Seat
@@ -31,27 +30,10 @@ from cardgames.hands import Deal
 from cardgames.play import Position
 from cardgames.scoring import Contract, Vulnerability, board_dealer, board_vulnerability
 
-from .analysis import PlayAnalysis, analyse_play, analysis_of_trace
-from .par import ParResult, par
-from .pool import SolverPool
-from .solver import DEFAULT_TT_MB, DDTable, check_jobs, iter_dd_tables
-from .store import ResultStore, TraceKey, deal_key
+from . import views
 
-__all__ = ["Board", "read_board", "Inputs", "Solved", "solve_boards", "board_par",
-           "PlayedBoard", "played_board", "played_boards", "Analysed", "analyse_boards",
-           "trace_key", "analysis_from_trace", "count_lines", "where", "located", "label_of",
-           "CHUNK_PER_JOB", "RECENT_DEALS"]
-
-#: Boards read and solved together per worker thread: the bound on what is held in memory
-#: (the boards of one chunk and their results) while keeping every thread busy.
-CHUNK_PER_JOB = 128
-
-#: Tables kept from one chunk to the next so that another table of a board met again later
-#: (results files repeat each board at every table, often a round apart) is not solved
-#: again: the most recent deals, a bounded number so that memory stays flat.
-RECENT_DEALS = 4096
-
-_T = TypeVar("_T")
+__all__ = ["Board", "read_board", "Inputs", "PlayedBoard", "played_board", "played_boards",
+           "count_lines", "where", "located", "label_of"]
 
 
 # ---------------------------------------------------------------------------
@@ -85,9 +67,8 @@ class Board:
 
     def _repr_html_(self) -> str:
         """The board as an HTML hand diagram, for Jupyter
-        (:func:`ddsolver.formats.html_repr.board_html`)."""
-        from .formats.html_repr import board_html  # formats imports this module
-        return board_html(self)
+        (:func:`ddsolver.formats.html_repr.board_html`, through :mod:`ddsolver.views`)."""
+        return views.show("Board.html", self)
 
     @property
     def first_of_deal(self) -> bool:
@@ -279,122 +260,6 @@ class Inputs:
             yield board
 
 
-def chunks(items: Iterator[_T], size: int) -> Iterator[list[_T]]:
-    """``items`` in lists of ``size`` (the last one shorter)."""
-    while True:
-        chunk = list(islice(items, size))
-        if not chunk:
-            return
-        yield chunk
-
-
-@dataclass(frozen=True, slots=True)
-class Solved:
-    """A board with its table (None for a game passed through unsolved) and where the
-    table came from."""
-
-    board: Board
-    table: DDTable | None
-    stored: bool = False      # found in the results store rather than solved now
-
-    @property
-    def done(self) -> bool:
-        """Whether the board was solved (a game passed through unsolved was not)."""
-        return self.table is not None
-
-    @property
-    def first_of_deal(self) -> bool:
-        """Whether the board is the first table of its deal (see :attr:`Board.first_of_deal`)."""
-        return self.board.first_of_deal
-
-
-def solve_boards(boards: Iterator[Board], *, jobs: int | None = None,
-                 tt_mb: int = DEFAULT_TT_MB,
-                 store: ResultStore | None = None, client: Any = None) -> Iterator[Solved]:
-    """The tables of the boards, in input order, as they finish.
-
-    Boards are taken a chunk at a time (``CHUNK_PER_JOB * jobs``), which bounds memory.
-    Deals found in ``store`` are not solved again; every table solved is written to the
-    store at once (committed within a second, and by the caller on an interrupt).  A deal
-    is solved once: the tables of a board (games repeating its deal, or with no ``Deal``
-    of their own, :attr:`~cardgames.pbn.Game.same_deal_as`) take the table solved for the
-    first, in the same chunk or, among the :data:`RECENT_DEALS` latest deals, a later one.
-
-    :param jobs: worker threads; None means all cores (:func:`~ddsolver.solver.check_jobs`).
-    :param client: a ``dask.distributed.Client``: solve on its cluster instead, the same
-        results in the same order (:func:`ddsolver.cluster.solve_boards`).
-    """
-    if client is not None:
-        from . import cluster
-        yield from cluster.solve_boards(boards, client, tt_mb=tt_mb, store=store)
-        return
-    jobs = check_jobs(jobs)
-    # deal key -> (table, whether it came from the store)
-    recent: OrderedDict[str, tuple[DDTable, bool]] = OrderedDict()
-
-    def remember(key: str, table: DDTable, stored: bool) -> None:
-        recent[key] = (table, stored)
-        recent.move_to_end(key)
-        if len(recent) > RECENT_DEALS:
-            recent.popitem(last=False)
-
-    for chunk in chunks(boards, CHUNK_PER_JOB * jobs):
-        keys = [None if b.deal is None else deal_key(b.deal) for b in chunk]
-        ready: dict[str, DDTable] = {}
-        from_store: set[str] = set()
-        for key in keys:
-            if key is not None and key in recent:
-                ready[key], stored = recent[key]
-                if stored:
-                    from_store.add(key)
-        if store is not None:
-            found = store.tables(k for k in keys if k is not None and k not in ready)
-            ready.update(found)
-            from_store.update(found)
-        todo: dict[str, Deal] = {}
-        for board, key in zip(chunk, keys):
-            if key is not None and key not in ready and key not in todo:
-                todo[key] = board.deal  # type: ignore[assignment]
-        todo_keys = list(todo)
-        next_index = 0
-
-        def drain() -> Iterator[Solved]:
-            # Hold tables that finish early until the boards before them are out, so the
-            # output is in file order.
-            nonlocal next_index
-            while next_index < len(chunk):
-                key = keys[next_index]
-                if key is not None and key not in ready:
-                    return
-                board = chunk[next_index]
-                next_index += 1
-                if key is None:
-                    yield Solved(board, None)
-                    continue
-                remember(key, ready[key], key in from_store)
-                yield Solved(board, ready[key], key in from_store)
-
-        yield from drain()
-        for index, table in iter_dd_tables(list(todo.values()), jobs=jobs, tt_mb=tt_mb):
-            key = todo_keys[index]
-            ready[key] = table
-            if store is not None:
-                store.put_table(key, table)
-            yield from drain()
-        if store is not None:
-            store.commit()
-
-
-def board_par(board: Board, table: DDTable) -> ParResult | None:
-    """Par of a board, or None where it does not apply: an ending, or dealer or
-    vulnerability unknown (no Dealer/Vulnerable tag and no board number)."""
-    if board.deal is None or board.deal.cards_per_hand != 13:
-        return None
-    if board.dealer is None or board.vulnerable is None:
-        return None
-    return par(table, vul=board.vulnerable, dealer=board.dealer)
-
-
 # ---------------------------------------------------------------------------
 # Played boards: what `play` reads from a PBN file
 # ---------------------------------------------------------------------------
@@ -477,100 +342,6 @@ def played_boards(inputs: Inputs, report: Callable[[str], None]) -> Iterator[Pla
             continue
         if board is not None:
             yield board
-
-
-def trace_key(board: PlayedBoard) -> TraceKey:
-    """What a play trace depends on: the deal, trumps, the opening leader, the cards."""
-    game = board.game
-    contract = board.contract
-    return (deal_key(game.deal), contract.strain.letter,  # type: ignore[arg-type]
-            contract.declarer.lho.letter,  # type: ignore[union-attr]
-            " ".join(str(c) for c in game.play))
-
-
-def analysis_from_trace(board: PlayedBoard, tricks: list[int]) -> PlayAnalysis:
-    """The analysis of a board rebuilt from its stored trace (declarer's side's tricks
-    before the first card and after each card)."""
-    game = board.game
-    contract = board.contract
-    assert game.deal is not None and contract.declarer is not None
-    return analysis_of_trace(game.deal, contract.strain, contract.declarer.lho,
-                             tuple(game.play), tricks)
-
-
-@dataclass(frozen=True, slots=True)
-class Analysed:
-    """A played board with the analysis of its play and where the analysis came from."""
-
-    board: PlayedBoard
-    analysis: PlayAnalysis
-    stored: bool = False      # rebuilt from the results store rather than analysed now
-
-    @property
-    def done(self) -> bool:
-        """Always true: a board that cannot be analysed is reported, not passed on."""
-        return True
-
-    @property
-    def first_of_deal(self) -> bool:
-        """Whether the board is the first table of its deal in its file (see
-        :attr:`Board.first_of_deal`); each table's play is analysed all the same."""
-        return self.board.game.same_deal_as is None
-
-
-def analyse_boards(boards: Iterator[PlayedBoard], *, jobs: int | None = None,
-                   tt_mb: int = DEFAULT_TT_MB, report: Callable[[str], None],
-                   store: ResultStore | None = None, client: Any = None) -> Iterator[Analysed]:
-    """The analyses of the boards' play, in input order, a chunk at a time on ``jobs``
-    threads (None: all cores), each thread with a solver of its own whose table carries
-    over from card to card; a board whose play the solver refuses is reported and left
-    out.  Traces found in ``store`` are not worked out again; new ones are saved there as
-    they come.  With ``client`` (a ``dask.distributed.Client``) the boards are analysed on
-    its cluster instead (:func:`ddsolver.cluster.analyse_boards`)."""
-    if client is not None:
-        from . import cluster
-        yield from cluster.analyse_boards(boards, client, tt_mb=tt_mb, report=report,
-                                          store=store)
-        return
-    jobs = check_jobs(jobs)
-    solvers = SolverPool(tt_mb)
-
-    def work(board: PlayedBoard) -> PlayAnalysis:
-        solver = solvers.solver()
-        game = board.game
-        contract = board.contract
-        return analyse_play(game.deal, contract.strain, contract.declarer.lho,  # type: ignore
-                            game.play, solver=solver)
-
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="ddsolver-play") as pool:
-        while True:
-            chunk = list(islice(boards, CHUNK_PER_JOB * jobs))
-            if not chunk:
-                return
-            keys = [trace_key(b) for b in chunk] if store is not None else []
-            stored = store.traces(keys) if store is not None else {}
-            futures: list[Future[PlayAnalysis] | None] = [
-                None if store is not None and keys[i] in stored else pool.submit(work, b)
-                for i, b in enumerate(chunk)]
-            try:
-                for i, (board, future) in enumerate(zip(chunk, futures)):
-                    if future is None:
-                        yield Analysed(board, analysis_from_trace(board, stored[keys[i]]), True)
-                        continue
-                    try:
-                        analysis = future.result()
-                    except CardgamesError as err:
-                        report(located(err, board.source, board.line, label_of(board.game)))
-                        continue
-                    if store is not None:
-                        store.put_trace(keys[i], analysis.tricks)
-                    yield Analysed(board, analysis, False)
-            finally:
-                for future in futures:
-                    if future is not None:
-                        future.cancel()
-            if store is not None:
-                store.commit()
 
 
 def count_lines(paths: Iterable[str], start: bytes) -> int | None:

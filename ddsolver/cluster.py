@@ -1,5 +1,13 @@
-"""Past one machine: batch tables, play analysis and Monte-Carlo lead analysis on a Dask
-cluster (``dask.distributed``), the optional extra ``pip install 'ddsolver[dask]'``.
+"""Past one machine: the Dask executor (``dask.distributed``, the optional extra
+``pip install 'ddsolver[dask]'``) that batch tables, play analysis and Monte-Carlo lead
+analysis run on when they are given a cluster's client -- the other half of the executor
+path, beside the thread pool of :mod:`ddsolver.pool`.
+
+This module knows deals, tables and tasks, not boards: connecting (:func:`connect`), how
+large a task is (:func:`chunk_size`), keeping a bounded number of tasks in flight and
+their results in input order (:func:`ordered_map`), and the tables of many deals
+(:func:`iter_tables`).  The batch engine (:mod:`ddsolver.boards`) and the lead analysis
+(:mod:`ddsolver.lead_chunks`) build their cluster runs on it.
 
 Nothing here imports Dask until a cluster is asked for: :func:`connect` (``--scheduler``
 on the command line) and the ``client=`` of :func:`ddsolver.dd_tables`,
@@ -9,7 +17,7 @@ on the command line) and the ``client=`` of :func:`ddsolver.dd_tables`,
 How a run goes.  Work leaves the one client process in chunks, larger as the cluster has
 more worker threads (:func:`chunk_size`); each task
 runs on a worker thread, which keeps a :class:`~ddsolver.Solver` of its own from task to
-task (:func:`_solvers`), and only small things travel: a deal is 16 rank masks, a table 20
+task (:func:`~ddsolver.solver.thread_solver`), and only small things travel: a deal is 16 rank masks, a table 20
 numbers.  At most :func:`window` chunks are in flight (a few per worker thread), so a file
 of ten million boards sits neither in the client's memory nor in the scheduler's; the
 results come back to the client, which puts them in input order, saves them in the
@@ -29,23 +37,20 @@ import asyncio
 import logging
 import signal
 import threading
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
-from .pool import SolverPool
-from .solver import DEFAULT_TT_MB, DDTable, _batch_masks, check_tt_mb
+from .solver import DEFAULT_TT_MB, DDTable, batch_masks, check_tt_mb, thread_solver
 
-if TYPE_CHECKING:
-    from .boards import Analysed, Board, PlayedBoard, Solved
-    from .store import ResultStore
+_T = TypeVar("_T")
 
-__all__ = ["ClusterError", "connect", "parse_scheduler", "window", "ordered_map",
-           "iter_tables", "solve_boards", "analyse_boards", "chunk_size", "THREADS_PER_BOARD",
-           "THREADS_PER_DEAL", "MIN_DEALS", "MAX_CHUNK", "TASKS_PER_THREAD", "HELD_PER_LIMIT"]
+__all__ = ["ClusterError", "Connection", "connect", "parse_scheduler", "window", "ordered_map",
+           "chunks", "iter_tables", "tables_task", "table_of_numbers", "chunk_size",
+           "THREADS_PER_BOARD", "THREADS_PER_DEAL", "MIN_DEALS", "MAX_CHUNK",
+           "TASKS_PER_THREAD", "HELD_PER_LIMIT"]
 
 #: The size of a task grows with the cluster: one board of a batch of tables (or of
 #: ``ddsolver play``) per :data:`THREADS_PER_BOARD` worker threads, at least one.  A table
@@ -232,46 +237,13 @@ def chunk_size(client: Any, threads_per_item: int = THREADS_PER_BOARD,
 
 # ---- on the workers ---------------------------------------------------------------------
 
-_POOLS: dict[int, SolverPool] = {}
-_POOLS_LOCK = threading.Lock()
+# A worker thread takes its solver from the one registry (``thread_solver``), which keeps
+# it from task to task: a transposition table is allocated once per thread, not per task.
 
-
-def _solvers(tt_mb: int) -> SolverPool:
-    """This worker process's solvers of ``tt_mb`` MB, one per worker thread, kept from task
-    to task (a transposition table is allocated once per thread, not once per task)."""
-    with _POOLS_LOCK:
-        pool = _POOLS.get(tt_mb)
-        if pool is None:
-            pool = _POOLS[tt_mb] = SolverPool(tt_mb)
-        return pool
-
-
-def _tables_task(masks: Sequence[tuple[int, ...]], tt_mb: int) -> list[tuple[int, ...]]:
+def tables_task(masks: Sequence[tuple[int, ...]], tt_mb: int) -> list[tuple[int, ...]]:
     """Task: the tables of deals given as 16 rank masks, each as its 20 numbers."""
-    solver = _solvers(tt_mb).solver()
-    return [tuple(v for row in solver._table(m).rows for v in row) for m in masks]
-
-
-def _traces_task(plays: Sequence[tuple[tuple[int, ...], int, int, str]], tt_mb: int
-                 ) -> list[list[int] | str]:
-    """Task: declarer's side's tricks before and after each card of each play (deal as
-    masks, strain, leader, the cards as text ``"SA S2 ..."``), or the reason the solver
-    refused it."""
-    from cardgames.cards import Seat, Strain
-    from cardgames.errors import CardgamesError
-    from cardgames.hands import Deal, Hand
-
-    from .analysis import analyse_play
-    solver = _solvers(tt_mb).solver()
-    out: list[list[int] | str] = []
-    for masks, strain, leader, cards in plays:
-        deal = Deal(tuple(Hand(masks[4 * s:4 * s + 4]) for s in range(4)))
-        try:
-            out.append(analyse_play(deal, Strain(strain), Seat(leader), cards,
-                                    solver=solver).tricks)
-        except CardgamesError as err:
-            out.append(str(err))
-    return out
+    solver = thread_solver(tt_mb)
+    return [tuple(v for row in solver.dd_table_masks(m).rows for v in row) for m in masks]
 
 
 # ---- in input order, a bounded number in flight -------------------------------------------
@@ -361,7 +333,8 @@ def _cluster_failure(err: BaseException) -> BaseException:
     return err
 
 
-def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+def chunks(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
+    """``items`` in lists of ``size`` (the last one shorter), read lazily."""
     it = iter(items)
     while True:
         chunk = list(islice(it, size))
@@ -370,7 +343,8 @@ def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
         yield chunk
 
 
-def _table_of(numbers: Sequence[int]) -> DDTable:
+def table_of_numbers(numbers: Sequence[int]) -> DDTable:
+    """The table whose 20 numbers a task sent back (:func:`tables_task`)."""
     return DDTable(tuple(tuple(numbers[5 * d:5 * d + 5]) for d in range(4)))
 
 
@@ -390,161 +364,11 @@ def iter_tables(deals: Iterable[Any], client: Any, *, tt_mb: int = DEFAULT_TT_MB
 
     def units() -> Iterator[tuple[int, list[tuple[int, ...]]]]:
         start = 0
-        for part in _chunks(deals, chunk):
-            yield start, [_batch_masks(start + i, d) for i, d in enumerate(part)]
+        for part in chunks(deals, chunk):
+            yield start, [batch_masks(start + i, d) for i, d in enumerate(part)]
             start += len(part)
 
     for (start, _), numbers in ordered_map(
-            client, units(), lambda u: client.submit(_tables_task, u[1], tt_mb, pure=False)):
+            client, units(), lambda u: client.submit(tables_task, u[1], tt_mb, pure=False)):
         for i, row in enumerate(numbers):
-            yield start + i, _table_of(row)
-
-
-@dataclass
-class _TableUnit:
-    boards: list[Board]
-    keys: list[str | None]
-    ready: dict[str, tuple[DDTable, bool]]   # key -> (table, from the store)
-    todo: list[str]                          # keys this unit's task solves
-    waits: dict[str, _TableUnit]             # key -> the earlier unit in flight solving it
-    tables: dict[str, DDTable] | None = None  # this unit's solved tables, once back
-
-
-def solve_boards(boards: Iterable[Board], client: Any, *, tt_mb: int = DEFAULT_TT_MB,
-                 store: ResultStore | None = None,
-                 chunk: int | None = None) -> Iterator[Solved]:
-    """:func:`ddsolver.boards.solve_boards` on a cluster: the same :class:`Solved` items in
-    the same order.  Deals found in ``store``, among the latest
-    :data:`~ddsolver.boards.RECENT_DEALS` deals or in flight already are not sent; a table
-    goes to the store as soon as its task is back (committed within a second, and by the
-    caller on an interrupt)."""
-    from .boards import RECENT_DEALS, Solved
-    from .store import deal_key
-    tt_mb = check_tt_mb(tt_mb)
-    chunk = chunk_size(client, THREADS_PER_BOARD, chunk)
-    recent: OrderedDict[str, tuple[DDTable, bool]] = OrderedDict()
-    flying: dict[str, _TableUnit] = {}   # key -> the unit in flight solving it
-
-    def remember(key: str, table: DDTable, stored: bool) -> None:
-        recent[key] = (table, stored)
-        recent.move_to_end(key)
-        if len(recent) > RECENT_DEALS:
-            recent.popitem(last=False)
-
-    def units() -> Iterator[_TableUnit]:
-        for part in _chunks(boards, chunk):
-            keys = [None if b.deal is None else deal_key(b.deal) for b in part]
-            ready: dict[str, tuple[DDTable, bool]] = {}
-            waits: dict[str, _TableUnit] = {}
-            for key in keys:
-                if key is not None and key in recent:
-                    ready[key] = recent[key]
-                elif key is not None and key in flying:
-                    waits[key] = flying[key]
-            if store is not None:
-                found = store.tables(k for k in keys
-                                     if k is not None and k not in ready and k not in waits)
-                ready.update((k, (t, True)) for k, t in found.items())
-            todo = list(dict.fromkeys(k for k in keys if k is not None and k not in ready
-                                      and k not in waits))
-            unit = _TableUnit(part, keys, ready, todo, waits)
-            for key in todo:
-                flying[key] = unit
-            yield unit
-
-    def submit(unit: _TableUnit) -> Any:
-        if not unit.todo:
-            return None
-        deals = {k: b.deal for k, b in zip(unit.keys, unit.boards) if k in unit.todo}
-        masks = [_batch_masks(0, deals[k]) for k in unit.todo]  # type: ignore[arg-type]
-        return client.submit(_tables_task, masks, tt_mb, pure=False)
-
-    def arrived(unit: _TableUnit, numbers: list[tuple[int, ...]]) -> None:
-        unit.tables = {k: _table_of(n) for k, n in zip(unit.todo, numbers)}
-        for key, table in unit.tables.items():
-            if flying.get(key) is unit:
-                del flying[key]
-            remember(key, table, False)
-            if store is not None:
-                store.put_table(key, table)
-        if store is not None:
-            store.maybe_commit()
-
-    for unit, _ in ordered_map(client, units(), submit, on_result=arrived):
-        for board, key in zip(unit.boards, unit.keys):
-            if key is None:
-                yield Solved(board, None)
-                continue
-            if key in unit.ready:
-                table, stored = unit.ready[key]
-            elif unit.tables is not None and key in unit.tables:
-                table, stored = unit.tables[key], False
-            else:  # solved by an earlier unit, which is out already (input order)
-                tables = unit.waits[key].tables
-                assert tables is not None
-                table, stored = tables[key], False
-            yield Solved(board, table, stored)
-    if store is not None:
-        store.commit()
-
-
-# ---- play analysis -----------------------------------------------------------------------
-
-def analyse_boards(boards: Iterable[PlayedBoard], client: Any, *,
-                   tt_mb: int = DEFAULT_TT_MB, report: Callable[[str], None],
-                   store: ResultStore | None = None,
-                   chunk: int | None = None) -> Iterator[Analysed]:
-    """:func:`ddsolver.boards.analyse_boards` on a cluster: the same :class:`Analysed` items
-    in the same order, the same boards reported.  Traces found in ``store`` are not sent;
-    new ones are saved there as their tasks come back."""
-    from cardgames.errors import CardgamesError
-
-    from .boards import Analysed, analysis_from_trace, label_of, located, trace_key
-    from .solver import _masks
-    tt_mb = check_tt_mb(tt_mb)
-    chunk = chunk_size(client, THREADS_PER_BOARD, chunk)
-
-    def units() -> Iterator[tuple[list[PlayedBoard], list[Any], dict[Any, list[int]]]]:
-        for part in _chunks(boards, chunk):
-            keys = [trace_key(b) for b in part] if store is not None else []
-            stored = store.traces(keys) if store is not None else {}
-            yield part, keys, stored
-
-    def todo(unit: tuple[list[PlayedBoard], list[Any], dict[Any, list[int]]]) -> list[int]:
-        part, keys, stored = unit
-        return [i for i in range(len(part)) if store is None or keys[i] not in stored]
-
-    def submit(unit: tuple[list[PlayedBoard], list[Any], dict[Any, list[int]]]) -> Any:
-        part = unit[0]
-        plays = []
-        for i in todo(unit):
-            game, contract = part[i].game, part[i].contract
-            plays.append((_masks(game.deal), int(contract.strain),  # type: ignore[arg-type]
-                          int(contract.declarer.lho),  # type: ignore[union-attr]
-                          " ".join(str(c) for c in game.play)))
-        return client.submit(_traces_task, plays, tt_mb, pure=False) if plays else None
-
-    def arrived(unit: tuple[list[PlayedBoard], list[Any], dict[Any, list[int]]],
-                results: list[list[int] | str]) -> None:
-        if store is None:
-            return
-        for i, trace in zip(todo(unit), results):
-            if not isinstance(trace, str):
-                store.put_trace(unit[1][i], trace)
-        store.maybe_commit()
-
-    for unit, results in ordered_map(client, units(), submit, on_result=arrived):
-        part, keys, stored = unit
-        solved = dict(zip(todo(unit), results or []))
-        for i, board in enumerate(part):
-            if i not in solved:
-                yield Analysed(board, analysis_from_trace(board, stored[keys[i]]), True)
-                continue
-            trace = solved[i]
-            if isinstance(trace, str):
-                report(located(CardgamesError(trace), board.source, board.line,
-                               label_of(board.game)))
-                continue
-            yield Analysed(board, analysis_from_trace(board, trace), False)
-    if store is not None:
-        store.commit()
+            yield start + i, table_of_numbers(row)

@@ -33,6 +33,10 @@ from cardgames.constraints import Constraint
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler
 
+from . import cluster
+from .pool import SolverPool
+from .solver import Solver, thread_solver
+
 __all__ = ["BLOCK", "LeadJob", "Chunk", "block_seed", "chunk_bounds", "deal_range", "deal_chunk",
            "local_chunks", "cluster_chunks"]
 
@@ -158,20 +162,22 @@ def _continued(job: LeadJob, start: int, stop: int) -> tuple[list[Deal], Sampler
 def deal_chunk(job: LeadJob, start: int, stop: int, want_deals: bool) -> Chunk:
     """Task: deal and solve deals ``[start, stop)`` (inside one block) on this thread's
     solver (one per thread of a worker process, kept from task to task)."""
-    from .cluster import _solvers
     deals, sampler = _continued(job, start, stop)
-    solver = _solvers(job.tt_mb).solver()
+    solver = thread_solver(job.tt_mb)
     scores = [solver.card_scores(d, job.strain, job.leader) for d in deals]
     return Chunk(start, stop, _tricks(scores, job.cards),
                  _masks(deals) if want_deals else None, sampler.attempts, sampler.accepted)
 
 
-def local_chunks(job: LeadJob, bounds: Iterator[tuple[int, int]], solve: Callable[..., Any],
+def local_chunks(job: LeadJob, bounds: Iterator[tuple[int, int]], pool: SolverPool,
                  progress: Callable[[int], None] | None
                  ) -> Generator[tuple[Chunk, list[Deal]], None, None]:
     """The chunks dealt here, one sampler per block kept from chunk to chunk (no deal is
-    dealt twice), the deals solved by ``solve(deals, strain, leader, progress)`` (the
-    lead analysis's thread pool)."""
+    dealt twice), the deals solved on ``pool``'s threads."""
+
+    def lead_scores(solver: Solver, deal: Deal) -> dict[Card, int]:
+        return solver.card_scores(deal, job.strain, job.leader)
+
     block, sampler = -1, None
     for start, stop in bounds:
         if start // BLOCK != block:
@@ -179,7 +185,7 @@ def local_chunks(job: LeadJob, bounds: Iterator[tuple[int, int]], solve: Callabl
             sampler = job.sampler(block)
         assert sampler is not None
         deals = sampler.sample(stop - start)
-        scores = solve(deals, job.strain, job.leader, progress)
+        scores = list(pool.map(lead_scores, deals, progress=progress))
         yield (Chunk(start, stop, _tricks(scores, job.cards), None, sampler.attempts,
                      sampler.accepted), deals)
 
@@ -189,14 +195,13 @@ def cluster_chunks(job: LeadJob, bounds: Iterator[tuple[int, int]], client: Any,
                    ) -> Generator[tuple[Chunk, list[Deal]], None, None]:
     """The chunks dealt and solved on ``client``'s cluster, in order, a bounded number in
     flight (:func:`ddsolver.cluster.ordered_map`); closing the iterator cancels the rest."""
-    from .cluster import ordered_map
     # The job travels with every task (a few hundred bytes), not scattered once: data
     # scattered to a worker dies with it, and a task must be able to run anywhere again.
 
     def submit(bound: tuple[int, int]) -> Any:
         return client.submit(deal_chunk, job, bound[0], bound[1], want_deals, pure=False)
 
-    for _, chunk in ordered_map(client, bounds, submit):
+    for _, chunk in cluster.ordered_map(client, bounds, submit):
         if progress is not None:
             progress(chunk.stop - chunk.start)
         yield chunk, chunk.deals() if want_deals else []

@@ -65,13 +65,10 @@ can be repeated.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -83,20 +80,17 @@ from cardgames.constraints import HCP, AllOf, Constraint, Length, Shape, as_cons
 from cardgames.errors import CardgamesError, SamplingError
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler, check_seed
-from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, imps, score
+from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, contract_and_declarer
 
+from . import cluster, views
 from .lead_chunks import BLOCK, LeadJob, chunk_bounds, cluster_chunks, local_chunks
-from .pool import SolverPool
-from .solver import DEFAULT_TT_MB, check_jobs
+from .pool import SolverPool, check_jobs
+from .solver import DEFAULT_TT_MB
+from .stats import CRITERIA, Z95, GroupStats, best_is_clear, compare, finite_or_none
 
 __all__ = ["LeadRow", "LeadReport", "TableLead", "analyse_leads", "summarise_leads",
-           "lead_groups", "table_lead", "seat_acceptance", "breaks", "CRITERIA", "Z95",
-           "CSV_FIELDS", "deal_games"]
-
-#: The two-sided 95% normal quantile.
-Z95 = 1.959963984540054
-#: The measures a report can rank leads by.
-CRITERIA = ("mean", "p_set", "score")
+           "lead_groups", "lead_row", "table_lead", "seat_acceptance", "breaks", "draw_seed",
+           "deal_games", "DEAL_CHUNK", "SEAT_RATE_DEALS"]
 
 
 def draw_seed() -> int:
@@ -152,15 +146,16 @@ class LeadRow:
         d["cards"] = [str(c) for c in self.cards]
         d["ci"] = list(self.ci)
         d["p_set_ci"] = list(self.p_set_ci)
-        return {k: _json_number(v) for k, v in d.items()}
+        return {k: finite_or_none(v) for k, v in d.items()}
 
 
-def _json_number(v):
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if isinstance(v, list):
-        return [_json_number(x) for x in v]
-    return v
+def lead_row(stats: GroupStats, cards: tuple[Card, ...]) -> LeadRow:
+    """The row of a lead whose ``cards`` (touching cards, highest first) have ``stats``."""
+    return LeadRow(cards, "/".join(str(c) for c in cards), stats.n, stats.mean, stats.var,
+                   stats.sd, stats.se, stats.ci, stats.chance, stats.chance_ci, stats.score,
+                   stats.score_se, stats.diff_tricks, stats.diff_tricks_se, stats.diff_imps,
+                   stats.diff_imps_se, stats.mp_vs_best, stats.mp_vs_best_se, stats.mp_field,
+                   stats.mp_field_se, stats.best, stats.close, stats.tied)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,35 +189,7 @@ class TableLead:
         d = {k: getattr(self, k) for k in self.__slots__}
         d["card"] = str(self.card)
         d["real_cost"] = self.real_cost
-        return {k: _json_number(v) for k, v in d.items()}
-
-    def to_text(self, best: str) -> str:
-        """One line: the lead, its place, its costs with their SEs, the real deal."""
-        who = f" by {self.player}" if self.player else ""
-        if self.place == 1:
-            cost = "the best lead over these deals: costs nothing"
-        else:
-            cost = (f"ranked {self.place} of {self.leads}; costs {self.cost_tricks:.3f} ± "
-                    f"{_f(self.cost_tricks_se, 3)} tricks, {self.cost_imps:.2f} ± "
-                    f"{_f(self.cost_imps_se, 2)} IMPs, {self.cost_mp:.1f} ± "
-                    f"{_f(self.cost_mp_se, 1)} MP% against {best}")
-        real = ""
-        if self.real_tricks is not None:
-            real = (f"; on the real deal {self.real_tricks} trick"
-                    f"{'s' * (self.real_tricks != 1)} double dummy")
-            if self.real_cost:
-                real += f" ({self.real_cost} fewer than the best lead there)"
-            else:
-                real += " (as many as any lead)"
-        return f"Lead at the table: {self.card}{who} ({self.label}): {cost}{real}"
-
-
-#: The columns of :meth:`LeadReport.to_csv`.
-CSV_FIELDS = ("label", "n", "mean", "var", "sd", "se", "ci_low", "ci_high", "p_set",
-               "p_set_low", "p_set_high", "score", "score_se", "diff_tricks", "diff_tricks_se",
-               "diff_imps", "diff_imps_se", "mp_vs_best", "mp_vs_best_se", "mp_field",
-               "mp_field_se", "best", "close", "tied", "table")
-
+        return {k: finite_or_none(v) for k, v in d.items()}
 
 @dataclass(frozen=True)
 class LeadReport:
@@ -297,83 +264,13 @@ class LeadReport:
         return json.dumps(self.to_dict(), indent=indent)
 
     def to_csv(self, *, header: bool = True) -> str:
-        """One line per lead, the columns of :data:`CSV_FIELDS`; ``table`` is 1 on the row of
-        the lead made at the table."""
-        out = io.StringIO()
-        w = csv.writer(out, lineterminator="\n")
-        if header:
-            w.writerow(CSV_FIELDS)
-        w.writerows(self.csv_rows())
-        return out.getvalue()
-
-    def csv_rows(self) -> list[list[str | int]]:
-        """The rows of :meth:`to_csv` without its header, as cells (columns
-        :data:`CSV_FIELDS`), for a writer that puts columns of its own before them."""
-        table = self.table.label if self.table is not None else None
-        return [[r.label, r.n, *(_fmt(x) for x in (
-                r.mean, r.var, r.sd, r.se, r.ci[0], r.ci[1], r.p_set, r.p_set_ci[0],
-                r.p_set_ci[1], r.score, r.score_se, r.diff_tricks, r.diff_tricks_se,
-                r.diff_imps, r.diff_imps_se, r.mp_vs_best, r.mp_vs_best_se, r.mp_field,
-                r.mp_field_se)), int(r.best), int(r.close), int(r.tied),
-                int(r.label == table)] for r in self.rows]
+        """One line per lead (:func:`ddsolver.formats.leads.report_csv`); ``table`` is 1 on
+        the row of the lead made at the table."""
+        return views.show("LeadReport.csv", self, header=header)
 
     def to_text(self) -> str:
-        """A readable table, best lead first."""
-        vul = str(self.vulnerability)
-        lines = [f"Opening lead by {self.leader.letter} from {self.hand.to_pbn()} against "
-                 f"{self.contract.call} by {self.declarer.letter}, vulnerable: {vul}"]
-        if self.auction is not None:
-            lines.append(f"Auction {self.auction}, read by "
-                         f"{self.system if self.system is not None else 'no system'}")
-        stop = ""
-        if self.stopped_early:
-            stop = ", stopped early: best lead clear" + (
-                " (but for the leads tied with it)" if any(r.tied for r in self.rows) else "")
-        cons = "by seat:" if self.constraints else "none"
-        lines.append(f"{self.samples} deals, seed {self.seed}, acceptance rate "
-                     f"{100 * self.acceptance_rate:.3g}% ({self.attempts:,} dealt){stop}; "
-                     f"constraints: {cons}")
-        lines += self._constraint_lines()
-        lines += [f"  the real {_SEAT_NAMES[k]} hand breaks: {v}"
-                  for k, v in self.broken.items()]
-        if self.unknown_calls:
-            lines.append("  calls the system does not know (each costs only its own "
-                         "information): " + "; ".join(self.unknown_calls))
-        lines += [f"  note: {n}" for n in self.notes]
-        if self.table is not None:
-            lines.append(self.table.to_text(self.best.label))
-        lines.append(f"'*' best by {self.criterion}; '=' within {self.z:.2f} paired SE of the "
-                     f"best; 'tied': equal to it on every deal"
-                     + ("; '>' the lead made at the table" if self.table is not None else ""))
-        # the marks and the label
-        w = max(9, *(len(r.label) for r in self.rows)) + (2 if self.table is not None else 1)
-        ci = f"{100 * (1 - 2 * _normal_tail(self.z)):.3g}% CI"
-
-        lines += ["", "Defence's tricks (mean, its standard error, variance, SD, interval); % of "
-                      "deals", "that beat the contract (Wilson interval); defence's mean score "
-                      "and its SE"]
-        head = (f"{'lead':<{w}}{'tricks':>7}{'se':>6}{'var':>6}{'sd':>6}{ci:>12}{'set%':>6}"
-                f"{ci:>12}{'score':>8}{'±se':>7}")
-        lines += [head, "-" * len(head)]
-        for r in self.rows:
-            lines.append(
-                f"{self._mark(r)}{r.label:<{w - 1}}{r.mean:>7.3f}{_f(r.se, 3):>6}{_f(r.var, 2):>6}"
-                f"{_f(r.sd, 2):>6}{_pair(r.ci, 2):>12}{100 * r.p_set:>6.1f}"
-                f"{_pair(r.p_set_ci, 1, 100):>12}{r.score:>8.1f}{_f(r.score_se, 1):>7}")
-
-        lines += ["", "Against the best lead on the same deals (paired): mean difference in "
-                      "tricks, in", "IMPs, matchpoint % against the best alone and in the "
-                      "field of all leads; each ± its SE"]
-        head = (f"{'lead':<{w}}{'dtricks':>8}{'±se':>7}{'dIMPs':>8}{'±se':>6}{'MPvsBest':>9}"
-                f"{'±se':>6}{'MPfield':>8}{'±se':>6}")
-        lines += [head, "-" * len(head)]
-        for r in self.rows:
-            lines.append(
-                f"{self._mark(r)}{r.label:<{w - 1}}{r.diff_tricks:>+8.3f}{_f(r.diff_tricks_se, 3):>7}"
-                f"{r.diff_imps:>+8.2f}{_f(r.diff_imps_se, 2):>6}{r.mp_vs_best:>9.1f}"
-                f"{_f(r.mp_vs_best_se, 1):>6}{r.mp_field:>8.1f}{_f(r.mp_field_se, 1):>6}"
-                f"{'  tied' if r.tied else ''}")
-        return "\n".join(lines)
+        """A readable table, best lead first (:func:`ddsolver.formats.leads.report_text`)."""
+        return views.show("LeadReport.text", self)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -381,37 +278,7 @@ class LeadReport:
     def _repr_html_(self) -> str:
         """The report as HTML for Jupyter: the table of leads and a chart of each lead's
         tricks (:func:`ddsolver.formats.leads_html.report_fragment`)."""
-        from .formats.leads_html import report_fragment  # formats imports this module
-        return report_fragment(self)
-
-    def _mark(self, r: LeadRow) -> str:
-        """The row's marks: ``*``, ``=`` or a space; then ``>`` on the table's lead (only
-        when the report has one, so the tables of a report without it keep their layout)."""
-        if self.table is None:
-            return _mark(r)
-        return _mark(r) + (">" if r.label == self.table.label else " ")
-
-    def _constraint_lines(self) -> list[str]:
-        """One line per constrained seat: its role, its constraint, and the share of
-        random deals (the leader's hand given) its constraint accepts on its own."""
-        if not self.constraints:
-            return []
-        roles = {self.declarer: "declarer", self.declarer.partner: "dummy",
-                 self.leader.partner: "partner"}
-        out = []
-        for key, text in self.constraints.items():
-            try:
-                seat = Seat.parse(key)
-            except CardgamesError:
-                out.append(f"  {key}: {text}")
-                continue
-            rate = self.seat_rates.get(key)
-            alone = f"  [alone {100 * rate:.3g}% of deals]" if rate is not None else ""
-            if len(text) > _LONGEST:  # a pass that denies a whole table of openings
-                text = (f"{text[:_LONGEST - 30].rstrip()} ... ({len(text)} characters: "
-                        f"all of it in JSON)")
-            out.append(f"  {_SEAT_NAMES[key]} ({roles.get(seat, '')}): {text}{alone}")
-        return out
+        return views.show("LeadReport.html", self)
 
     def games(self) -> list[pbn.Game]:
         """Every sampled deal as a PBN game, with the defence's tricks for each lead in a
@@ -423,153 +290,6 @@ class LeadReport:
 
     def to_pbn(self) -> str:
         return pbn.dumps(self.games())
-
-
-#: The longest constraint the text report writes out whole.
-_LONGEST = 240
-_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-
-
-def _mark(r: LeadRow) -> str:
-    return "*" if r.best else ("=" if r.close else " ")
-
-
-def _normal_tail(z: float) -> float:
-    """P(Z > z) for a standard normal Z."""
-    return 0.5 * math.erfc(z / math.sqrt(2))
-
-
-def _f(x: float, digits: int) -> str:
-    return "-" if not math.isfinite(x) else f"{x:.{digits}f}"
-
-
-def _pair(p: tuple[float, float], digits: int, scale: float = 1.0) -> str:
-    return f"{_f(p[0] * scale, digits)}-{_f(p[1] * scale, digits)}"
-
-
-def _fmt(x: float) -> str:
-    return "" if not math.isfinite(x) else repr(float(x))
-
-
-# ---- the statistics -------------------------------------------------------------------------
-
-def _mean_se(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Column means and standard errors (N - 1 divisor; NaN SE for one row)."""
-    n = x.shape[0]
-    mean = x.mean(axis=0)
-    if n < 2:
-        return mean, np.full(x.shape[1:], np.nan)
-    return mean, x.std(axis=0, ddof=1) / math.sqrt(n)
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion.
-
-    >>> [round(x, 4) for x in wilson_interval(0, 10)]
-    [0.0, 0.2775]
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    # At 0 and n the bound is exactly 0 or 1; say so rather than leave rounding dust.
-    lo = 0.0 if successes == 0 else max(0.0, centre - half)
-    hi = 1.0 if successes == n else min(1.0, centre + half)
-    return (lo, hi)
-
-
-def _rows(tricks: np.ndarray, groups: Sequence[tuple[Card, ...]], contract: Contract,
-          declarer_vul: bool, criterion: str, z: float, *,
-          declarer_side: bool = False) -> tuple[list[LeadRow], int]:
-    """Rows for ``tricks`` (N deals x G groups, defence's tricks), best first; and the
-    index of the best group.
-
-    With ``declarer_side`` the tricks are declarer's side's and every measure is turned
-    round to match (``p_set`` is then the chance of making, ``score`` declarer's): what
-    the single-dummy advice (:mod:`ddsolver.advise`) shares with the lead report."""
-    n, g = tricks.shape
-    x = tricks.astype(float)
-    if declarer_side:
-        table = np.array([score(contract, t, declarer_vul) for t in range(14)], dtype=float)
-        sets = (tricks >= contract.tricks_needed).astype(float)
-    else:
-        # defence's score for 0..13 defence tricks
-        table = np.array([-score(contract, 13 - t, declarer_vul) for t in range(14)],
-                         dtype=float)
-        sets = (tricks >= 14 - contract.tricks_needed).astype(float)
-    scores = table[tricks]
-    mean, se = _mean_se(x)
-    var = x.var(axis=0, ddof=1) if n >= 2 else np.full(g, np.nan)
-    p_set = sets.mean(axis=0)
-    score_mean, score_se = _mean_se(scores)
-
-    measure = {"mean": (mean, x), "p_set": (p_set, sets), "score": (score_mean, scores)}
-    if criterion not in measure:
-        raise ValueError(f"criterion must be one of {', '.join(CRITERIA)}, not {criterion!r}")
-    key, per_deal = measure[criterion]
-    # Best: highest by the criterion, then by mean tricks, then the higher card.
-    order = sorted(range(g), key=lambda j: (-key[j], -mean[j], j))
-    best = order[0]
-
-    d_tricks_mean, d_tricks_se = _mean_se(x - x[:, [best]])
-    imp_of = np.vectorize(imps, otypes=[float])
-    d_imps_mean, d_imps_se = _mean_se(imp_of(scores - scores[:, [best]]))
-    vs_best = 50.0 * (np.sign(scores - scores[:, [best]]) + 1)
-    mp_best_mean, mp_best_se = _mean_se(vs_best)
-    if g > 1:
-        cmp = np.sign(scores[:, :, None] - scores[:, None, :]) + 1  # 2 win, 1 tie, 0 loss
-        field_pts = (cmp.sum(axis=2) - 1) / 2  # the self-comparison is a tie: take it out
-        field_pct = 100.0 * field_pts / (g - 1)
-    else:
-        field_pct = np.full((n, 1), 50.0)
-    mp_field_mean, mp_field_se = _mean_se(field_pct)
-    d_crit = per_deal - per_deal[:, [best]]
-    d_crit_mean, d_crit_se = _mean_se(d_crit)
-    tied = (d_crit == 0).all(axis=0)
-
-    rows = []
-    for j in order:
-        dm, ds = d_crit_mean[j], d_crit_se[j]
-        if j == best:
-            close = True
-        elif not math.isfinite(ds):
-            close = dm == 0
-        else:
-            close = abs(dm) <= z * ds
-        rows.append(LeadRow(
-            cards=tuple(groups[j]), label="/".join(str(c) for c in groups[j]), n=n,
-            mean=float(mean[j]), var=float(var[j]), sd=float(math.sqrt(var[j])),
-            se=float(se[j]), ci=(float(mean[j] - z * se[j]), float(mean[j] + z * se[j])),
-            p_set=float(p_set[j]), p_set_ci=wilson_interval(int(sets[:, j].sum()), n, z),
-            score=float(score_mean[j]), score_se=float(score_se[j]),
-            diff_tricks=float(d_tricks_mean[j]), diff_tricks_se=float(d_tricks_se[j]),
-            diff_imps=float(d_imps_mean[j]), diff_imps_se=float(d_imps_se[j]),
-            mp_vs_best=float(mp_best_mean[j]), mp_vs_best_se=float(mp_best_se[j]),
-            mp_field=float(mp_field_mean[j]), mp_field_se=float(mp_field_se[j]),
-            best=j == best, close=bool(close), tied=bool(j != best and tied[j])))
-    return rows, best
-
-
-def _best_is_clear(rows: Sequence[LeadRow]) -> bool:
-    """The stopping rule: every lead but the best is either not ``close`` or ``tied``."""
-    return all(r.best or r.tied or not r.close for r in rows)
-
-
-def _parse_contract(contract: Contract | str, declarer: SeatLike | None) -> tuple[Contract, Seat]:
-    c = Contract.parse(contract) if not isinstance(contract, Contract) else contract
-    if c is None:
-        raise CardgamesError("a passed-out board has no opening lead")
-    if declarer is None:
-        if c.declarer is None:
-            raise CardgamesError(f"contract {c} names no declarer: pass declarer=")
-        return c, c.declarer
-    d = Seat.parse(declarer)
-    if c.declarer is not None and c.declarer != d:
-        raise CardgamesError(f"contract {c} names declarer {c.declarer.letter}, "
-                             f"but declarer={d.letter} was given")
-    return Contract(c.level, c.strain, c.doubled, d), d
 
 
 def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None,
@@ -588,7 +308,7 @@ def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLi
         cards) score differently.
     """
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
-    c, decl = _parse_contract(contract, declarer)
+    c, decl = contract_and_declarer(contract, declarer)
     vulnerability = Vulnerability.parse(vul)
     cards = h.cards
     if isinstance(card_tricks, np.ndarray):
@@ -617,7 +337,8 @@ def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLi
             raise ValueError(f"touching cards {'/'.join(map(str, g))} score differently on "
                              f"deal {int(bad[0])}: {arr[bad[0], col].tolist()}")
     tricks = arr[:, [col[0] for col in cols]]
-    rows, _ = _rows(tricks, groups, c, vulnerability.is_vulnerable(decl), criterion, z)
+    rows = [lead_row(g, groups[g.index]) for g in
+            compare(tricks, c, vulnerability.is_vulnerable(decl), criterion, z)]
     n = arr.shape[0]
     return LeadReport(hand=h, contract=c, declarer=decl, vulnerability=vulnerability,
                       criterion=criterion, z=z, rows=tuple(rows), samples=n,
@@ -734,45 +455,6 @@ def table_lead(report: LeadReport, card: CardLike, real: Mapping[Card, int] | No
 DEAL_CHUNK = BLOCK
 
 
-class _Pool:
-    """Solve deals on ``jobs`` threads, one Solver each, results in input order."""
-
-    def __init__(self, jobs: int, tt_mb: int):
-        self.jobs = jobs
-        self.tt_mb = tt_mb
-        self._solvers = SolverPool(tt_mb)
-        self._executor = ThreadPoolExecutor(jobs, thread_name_prefix="ddsolver-leads") \
-            if jobs > 1 else None
-
-    def _solve(self, args) -> dict[Card, int]:
-        deal, strain, leader, *played = args  # (the cards played so far, for advise)
-        return self._solvers.solver().card_scores(deal, strain, leader, *played)
-
-    def map(self, deals: Sequence[Deal], strain, leader,
-            progress: Callable[[int], None] | None,
-            played: Sequence[Card] = ()) -> list[dict[Card, int]]:
-        items = [(d, strain, leader, played) if played else (d, strain, leader)
-                 for d in deals]
-        if self._executor is None:
-            out = []
-            for it in items:
-                out.append(self._solve(it))
-                if progress:
-                    progress(1)
-            return out
-        futures = [self._executor.submit(self._solve, it) for it in items]
-        out = []
-        for f in futures:
-            out.append(f.result())
-            if progress:
-                progress(1)
-        return out
-
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(cancel_futures=True)
-
-
 def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None = None,
                   vul: VulnerabilityLike = "none", *,
                   constraints: Mapping[SeatLike, Constraint | str | Callable] | None = None,
@@ -837,7 +519,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     for name, f in (("predicate", predicate), ("progress", progress), ("on_games", on_games)):
         if f is not None and not callable(f):
             raise TypeError(f"{name} must be a function (or None), got {type(f).__name__}")
-    c, decl = _parse_contract(contract, declarer)
+    c, decl = contract_and_declarer(contract, declarer)
     vulnerability = Vulnerability.parse(vul)
     leader = decl.lho
     if criterion not in CRITERIA:
@@ -887,13 +569,12 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     job = LeadJob(known_hands, cons, predicate, seed, max_attempts, max_seconds, c.strain,
                   leader, tuple(h.cards), tt_mb, secrets.token_hex(8))
     want_deals = keep_deals or on_games is not None
-    pool: _Pool | None = None
+    pool: SolverPool | None = None
     if client is None:
-        pool = _Pool(jobs, tt_mb)
-        source = local_chunks(job, chunk_bounds(samples, step), pool.map, progress)
+        pool = SolverPool(jobs, tt_mb)
+        source = local_chunks(job, chunk_bounds(samples, step), pool, progress)
     else:
-        from .cluster import MIN_DEALS, THREADS_PER_DEAL, chunk_size
-        size = chunk_size(client, THREADS_PER_DEAL, chunk, MIN_DEALS)
+        size = cluster.chunk_size(client, cluster.THREADS_PER_DEAL, chunk, cluster.MIN_DEALS)
         source = cluster_chunks(job, chunk_bounds(samples, step, size), client, want_deals,
                                 progress)
     deals: list[Deal] = []      # kept only with keep_deals
@@ -918,8 +599,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
             at_check = done % step == 0 or done == samples
             if stop_z is not None and at_check and min_samples <= done < samples:
                 arr = np.concatenate(scores)
-                rows, _ = _rows(arr[:, first], groups, c, decl_vul, criterion, stop_z)
-                if _best_is_clear(rows):
+                if best_is_clear(compare(arr[:, first], c, decl_vul, criterion, stop_z)):
                     stopped = True
                     break
     finally:

@@ -17,32 +17,35 @@ incomplete deal, a bad seat or strain, or an illegal card in the play so far rai
 {Card.parse('S5'): 2, Card.parse('S4'): 2}
 
 One :class:`Solver` owns one search context and its transposition table (TT); it is not
-thread-safe.  The module-level functions keep one solver per thread, and :func:`dd_tables`
-solves many deals on a pool of threads, one solver each (the core releases the GIL while it
-searches).
+thread-safe.  The module-level functions keep one solver per thread
+(:func:`thread_solver`), and :func:`ddsolver.pool.dd_tables` solves many deals on a pool of
+threads, one solver each (the core releases the GIL while it searches).
 """
 
 from __future__ import annotations
 
-import os
+import threading
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from cardgames.hands import Deal
 from cardgames.play import Position
 
-from ._core import Core, clear_stop, request_stop
+# The core is this module's alone: every other module reaches it through the names here.
+from . import views
+from ._core import Core, clear_stop, hook_signal, request_stop, stop_requested, unhook_signal
 from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
 
-if TYPE_CHECKING:
-    from .pool import SolverPool
+__all__ = ["DDTable", "Solver", "solve", "dd_table", "card_scores", "DEFAULT_TT_MB",
+           "MAX_TT_MB", "STRAIN_ORDER", "check_tt_mb", "as_deal", "deal_masks", "batch_masks", "table_of",
+           "played_items", "thread_solver", "request_stop", "clear_stop", "stop_requested",
+           "hook_signal", "unhook_signal"]
 
-__all__ = ["DDTable", "Solver", "solve", "dd_table", "dd_tables", "iter_dd_tables", "card_scores",
-           "DEFAULT_TT_MB", "MAX_TT_MB", "MAX_JOBS", "STRAIN_ORDER", "check_tt_mb", "check_jobs",
-           "default_jobs", "as_deal", "thread_solver"]
+# Stopping searches (the core's own functions; :mod:`ddsolver.pool` builds Ctrl-C on them):
+# ``request_stop()`` stops every running search and every one started before ``clear_stop()``,
+# each raising KeyboardInterrupt in its own thread; ``hook_signal(signum)`` (main thread only)
+# makes a signal do that as it arrives, ``unhook_signal`` undoes it.
 
 #: Transposition-table size, in MB, of a :class:`Solver` made without one.
 DEFAULT_TT_MB = 64
@@ -153,10 +156,9 @@ class DDTable:
         return {d.letter: {s.letter: self.rows[d][s] for s in Strain} for d in Seat}
 
     def _repr_html_(self) -> str:
-        """The table as an HTML grid, for Jupyter
-        (:func:`ddsolver.formats.html_repr.table_html`)."""
-        from .formats.html_repr import table_html  # formats imports this module
-        return table_html(self)
+        """The table as an HTML grid, for Jupyter (:func:`ddsolver.formats.html_repr.table_html`,
+        through :mod:`ddsolver.views`)."""
+        return views.show("DDTable.html", self)
 
     def __str__(self) -> str:
         header = "   " + "".join(f"{s.letter:>4}" for s in STRAIN_ORDER)
@@ -248,7 +250,7 @@ class Solver:
     the table already knows.  :meth:`dd_table` starts each strain with an empty
     table: entries are kept by trump, so other strains' entries would never be used.  The
     table never grows past ``tt_mb``; when it is full it is cleared.  Not thread-safe: give
-    each thread its own (as :func:`dd_tables` does).
+    each thread its own (as :func:`thread_solver` does).
 
     :param tt_mb: transposition-table size in MB (1 to :data:`MAX_TT_MB`).
     :raises ValueError: if ``tt_mb`` is not 1 to :data:`MAX_TT_MB`.
@@ -354,11 +356,40 @@ class Solver:
         :raises DealError: if a hand is unknown or the hands are unequal.
         :raises ParseError: for a malformed PBN deal string.
         """
-        return self._table(_masks(as_deal(deal)))
+        return table_of(self._core.dd_table(_masks(as_deal(deal))))
 
-    def _table(self, masks: tuple[int, ...]) -> DDTable:
-        by_strain = self._core.dd_table(masks)  # [strain][declarer]
-        return DDTable(tuple(tuple(by_strain[s][d] for s in range(5)) for d in range(4)))
+    # ---- positions in the core's encoding ------------------------------------------
+    # For callers that build positions themselves by the thousand (the single-dummy
+    # search, the batch and cluster workers) and would pay more for the checks above
+    # than for a small search: a deal as 16 rank masks (:func:`deal_masks`), seats
+    # 0..3 = N E S W, strains 0..4 = S H D C NT, a card as ``suit * 16 + rank``.  The
+    # core checks every argument (a malformed deal, an illegal card: ValueError), but
+    # the answers are in its encoding too.
+    def dd_table_masks(self, masks: tuple[int, ...]) -> DDTable:
+        """:meth:`dd_table` of a deal given as :func:`deal_masks`."""
+        return table_of(self._core.dd_table(masks))
+
+    def dd_strain_masks(self, masks: tuple[int, ...], strain: int) -> list[int]:
+        """Declarer's tricks in ``strain`` for declarers N E S W: one strain of
+        :meth:`dd_table_masks` (strains share nothing in the table, so the five can be
+        solved apart)."""
+        return self._core.dd_strain(masks, strain)
+
+    def solve_masks(self, masks: tuple[int, ...], strain: int, leader: int,
+                    trick: bytes = b"") -> int:
+        """North-South's tricks from the start of the trick that ``leader`` leads (the
+        cards of ``trick`` already played to it, as bytes ``suit * 16 + rank``) to the
+        end: :meth:`solve_position` from the trick's start."""
+        ns, _, _ = self._core.solve(masks, strain, leader, trick)
+        return ns
+
+    def card_scores_masks(self, masks: tuple[int, ...], strain: int, leader: int,
+                          trick: bytes = b"") -> dict[int, int]:
+        """:meth:`card_scores` from the start of the trick ``leader`` leads, the cards of
+        ``trick`` played to it: ``{card code: tricks for the mover's side from here}``,
+        a card code being ``suit * 16 + rank``."""
+        _, scores = self._core.card_scores(masks, strain, leader, trick)
+        return dict(scores)
 
     def clear(self) -> None:
         """Empty the transposition table (it is also emptied whenever the deal changes)."""
@@ -396,19 +427,30 @@ class Solver:
 
 # ---- module-level functions -----------------------------------------------------------
 
-_default_pools: dict[int, SolverPool] = {}
+# The one registry of solvers: each thread keeps a solver per table size it has asked for,
+# reused from call to call (allocating a table costs more than a small search).  The
+# module-level functions below, every thread of a :class:`~ddsolver.pool.SolverPool` and
+# the worker threads of a Dask cluster all take their solvers from here; a thread's
+# solvers go with the thread.
+_THREAD = threading.local()
 
 
-def thread_solver(tt_mb: int) -> Solver:
-    """This thread's solver of ``tt_mb`` MB (kept between calls so its table is reused).
+def thread_solver(tt_mb: int = DEFAULT_TT_MB) -> Solver:
+    """This thread's solver of ``tt_mb`` MB, made on the thread's first call for that size
+    and kept (with its table) for the next.
+
+    >>> thread_solver(16) is thread_solver(16)
+    True
 
     :raises TypeError: / :raises ValueError: for a bad ``tt_mb`` (:func:`check_tt_mb`).
     """
-    from .pool import SolverPool  # pool.py builds on Solver: imported when first needed
-    pool = _default_pools.get(check_tt_mb(tt_mb))
-    if pool is None:
-        pool = _default_pools.setdefault(tt_mb, SolverPool(tt_mb))
-    return pool.solver()
+    solvers: dict[int, Solver] | None = getattr(_THREAD, "solvers", None)
+    if solvers is None:
+        solvers = _THREAD.solvers = {}
+    solver = solvers.get(check_tt_mb(tt_mb))
+    if solver is None:
+        solver = solvers[tt_mb] = Solver(tt_mb)
+    return solver
 
 
 def solve(deal: DealLike, strain: StrainLike, declarer: SeatLike, *,
@@ -460,36 +502,28 @@ def check_tt_mb(tt_mb: object) -> int:
     return tt_mb
 
 
-def default_jobs() -> int:
-    """The worker threads used when none are asked for: one per core (at most
-    :data:`MAX_JOBS`)."""
-    return min(os.cpu_count() or 1, MAX_JOBS)
+def deal_masks(deal: DealLike) -> tuple[int, ...]:
+    """A complete deal (or ending) in the core's encoding: 16 rank masks, [seat N E S W]
+    [suit S H D C], bit ``r`` set for rank ``r`` -- what the ``*_masks`` methods of
+    :class:`Solver` take, and what a deal costs to send to another process.
 
+    >>> deal_masks("N:A... K... Q... J...")[::4]
+    (16384, 8192, 4096, 2048)
 
-#: The most worker threads :func:`check_jobs` allows.  The search is CPU-bound, so threads
-#: beyond the cores only cost memory (a solver and a transposition table each, and the
-#: batch readers read ahead in proportion): 256 is more than any machine this runs on has
-#: cores, and bounds what a typing slip (``--jobs 100000``) can ask for.
-MAX_JOBS = 256
-
-
-def check_jobs(jobs: int | None) -> int:
-    """``jobs`` if it is a valid number of worker threads, or :func:`default_jobs` for None.
-
-    :raises TypeError: if ``jobs`` is not an int or None.
-    :raises ValueError: if ``jobs`` is less than 1 or more than :data:`MAX_JOBS`.
+    :raises DealError: if a hand is unknown or the hands are unequal.
+    :raises ParseError: for a malformed PBN deal string.
+    :raises TypeError: for something that is neither a Deal nor a PBN deal string.
     """
-    if jobs is None:
-        return default_jobs()
-    if isinstance(jobs, bool) or not isinstance(jobs, int):
-        raise TypeError(f"jobs must be an int or None, got {type(jobs).__name__}")
-    if not 1 <= jobs <= MAX_JOBS:
-        raise ValueError(f"jobs must be 1 to {MAX_JOBS} (threads), got {jobs}")
-    return jobs
+    return _masks(as_deal(deal))
 
 
-def _batch_masks(index: int, deal: DealLike) -> tuple[int, ...]:
-    """Check one deal of a batch; errors say which deal (0-based index) was bad."""
+def batch_masks(index: int, deal: DealLike) -> tuple[int, ...]:
+    """:func:`deal_masks` of one deal of a batch; errors say which deal (0-based ``index``)
+    was bad.
+
+    :raises DealError: / :raises ParseError: / :raises TypeError: as :func:`deal_masks`,
+        the message starting ``deal at index 3:``.
+    """
     try:
         return _masks(as_deal(deal))
     except ParseError as err:
@@ -501,109 +535,7 @@ def _batch_masks(index: int, deal: DealLike) -> tuple[int, ...]:
         raise TypeError(f"deal at index {index}: {err}") from None
 
 
-def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
-                   tt_mb: int = DEFAULT_TT_MB, client: Any = None) -> Iterator[tuple[int, DDTable]]:
-    """Solve many deals on ``jobs`` threads; yield ``(index, table)`` as each one finishes
-    (so not in input order when ``jobs > 1``).
-
-    ``deals`` is read lazily, a few deals ahead of the workers, so it may be a generator
-    over a large file.  Each worker thread has its own :class:`Solver` of ``tt_mb`` MB, so
-    memory use is about ``jobs * tt_mb`` MB.  Closing the generator early cancels the work
-    not yet started.
-
-    :param jobs: worker threads; None means ``os.cpu_count()``.
-    :param client: a ``dask.distributed.Client``: the deals are solved on its cluster
-        instead (``jobs`` is then not used), a chunk a task, and come back in input order
-        (:func:`ddsolver.cluster.iter_tables`).
-    :raises DealError: for an incomplete or uneven deal (the message gives its index);
-        tables already yielded stay valid.
-    :raises ParseError: for a malformed PBN deal string (with its index).
-    :raises ValueError: if ``jobs`` or ``tt_mb`` is less than 1.
-    """
-    if client is not None:
-        from .cluster import iter_tables  # Dask only when a cluster is asked for
-        yield from iter_tables(deals, client, tt_mb=tt_mb)
-        return
-    from .pool import SolverPool  # pool.py builds on Solver: imported when first needed
-    n_jobs = check_jobs(jobs)
-    solvers = SolverPool(tt_mb)
-    if isinstance(deals, (str, bytes, Deal)) or not isinstance(deals, Iterable):
-        raise TypeError(f"deals must be an iterable of deals (a list of Deal or PBN deal "
-                        f"strings; dd_table solves one), got {type(deals).__name__}")
-    if n_jobs == 1:
-        solver = solvers.solver()
-        for i, deal in enumerate(deals):
-            yield i, solver._table(_batch_masks(i, deal))
-        return
-
-    # The unit of work is one strain of one deal: strains share nothing in the table,
-    # and five small units per deal keep every thread busy to the end of a batch
-    # instead of leaving one slow deal to finish alone.
-    def work(masks: tuple[int, ...], strain: int) -> list[int]:
-        return solvers.solver()._core.dd_strain(masks, strain)
-
-    window = 2 * n_jobs  # deals in flight: enough to keep every worker busy
-    pending: dict[int, list[Future[list[int]]]] = {}
-    stopping = False
-    try:
-        with ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="ddsolver") as pool:
-            try:
-                for i, deal in enumerate(deals):
-                    masks = _batch_masks(i, deal)
-                    pending[i] = [pool.submit(work, masks, strain) for strain in range(5)]
-                    while len(pending) >= window:
-                        yield from _harvest(pending)
-                while pending:
-                    yield from _harvest(pending)
-            except KeyboardInterrupt:
-                # Ctrl-C while waiting here: the strains being solved stop too (each
-                # raises in its worker) instead of being waited for on the way out.
-                _cancel(pending)
-                stopping = True
-                request_stop()
-                raise
-            finally:
-                _cancel(pending)
-    finally:
-        if stopping:
-            clear_stop()
-
-
-def _cancel(pending: dict[int, list[Future[list[int]]]]) -> None:
-    for futures in pending.values():
-        for future in futures:
-            future.cancel()
-
-
-def _harvest(pending: dict[int, list[Future[list[int]]]]) -> Iterator[tuple[int, DDTable]]:
-    """Wait until some deal has all its strains solved; yield the finished deals, lowest
-    index first."""
-    while True:
-        finished = [i for i, futures in pending.items() if all(f.done() for f in futures)]
-        if finished:
-            break
-        # Ctrl-C may land in a worker thread, where it would not wake this one: the
-        # hook stops the searches, so that their futures finish and wake it.
-        from .pool import sigint_stops_searches
-        with sigint_stops_searches():
-            wait([f for futures in pending.values() for f in futures if not f.done()],
-                 return_when=FIRST_COMPLETED)
-    for index in finished:
-        by_strain = [future.result() for future in pending.pop(index)]
-        yield index, DDTable(tuple(tuple(by_strain[s][d] for s in range(5)) for d in range(4)))
-
-
-def dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
-              tt_mb: int = DEFAULT_TT_MB, client: Any = None) -> list[DDTable]:
-    """The DD tables of many deals, solved on ``jobs`` threads, in input order.
-
-    :param jobs: worker threads; None means ``os.cpu_count()``.
-    :param client: a ``dask.distributed.Client``: solve on its cluster instead.
-    :raises DealError: for an incomplete or uneven deal (the message gives its index).
-    :raises ParseError: for a malformed PBN deal string (with its index).
-    :raises ValueError: if ``jobs`` or ``tt_mb`` is less than 1.
-    """
-    results: dict[int, DDTable] = dict(iter_dd_tables(deals, jobs=jobs, tt_mb=tt_mb,
-                                                       client=client))
-    return [results[i] for i in range(len(results))]
-
+def table_of(by_strain: list[list[int]]) -> DDTable:
+    """The :class:`DDTable` of the core's answer, ``[strain S H D C NT][declarer N E S W]``
+    (what :meth:`Solver.dd_strain_masks` gives, strain by strain)."""
+    return DDTable(tuple(tuple(by_strain[s][d] for s in range(5)) for d in range(4)))

@@ -27,8 +27,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from ddsolver import Solver, _core
+from ddsolver import Solver
 from ddsolver.pool import SolverPool
+from ddsolver.solver import stop_requested
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -70,7 +71,7 @@ class Batch(Generic[T, R]):
                 self._cond.notify_all()
 
     def _answer(self, solvers: SolverPool, i: int, stop: threading.Event | None) -> R:
-        """One answer.  A search stop is for the whole process (``_core.request_stop``,
+        """One answer.  A search stop is for the whole process (``ddsolver.solver.request_stop``,
         a hooked signal): in the background it comes from a test of the interruption,
         not for this thread, so the item is answered again once the stop is over."""
         while True:
@@ -79,7 +80,7 @@ class Batch(Generic[T, R]):
             except KeyboardInterrupt:
                 if stop is None:
                     raise
-                while _core.stop_requested() and not stop.is_set():
+                while stop_requested() and not stop.is_set():
                     time.sleep(0.01)
                 if stop.is_set():
                     raise

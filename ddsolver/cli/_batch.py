@@ -31,7 +31,8 @@ from collections.abc import Callable, Iterable
 from typing import BinaryIO, Protocol, TextIO, TypeVar
 
 from ..boards import Inputs, count_lines
-from ..solver import DEFAULT_TT_MB, check_jobs, default_jobs
+from ..pool import check_jobs, default_jobs
+from ..solver import DEFAULT_TT_MB
 from ..store import ResultStore
 from ._common import (
     FAILED,

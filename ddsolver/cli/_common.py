@@ -19,7 +19,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO, Literal, TextIO, overload
 
-from ..solver import MAX_JOBS, MAX_TT_MB, default_jobs
+from ..pool import MAX_JOBS, default_jobs
+from ..solver import MAX_TT_MB
 from ..store import ResultStore, StoreError
 
 __all__ = ["PROG", "UsageError", "OutputError", "GuardedOutput", "Interrupted", "Terminated",

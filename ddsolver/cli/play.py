@@ -22,7 +22,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..boards import Analysed, Inputs, analyse_boards, played_boards
+from ..batch import Analysed, analyse_boards
+from ..boards import Inputs, played_boards
 from ..formats.play import WRITERS
 from ._batch import Batch, add_batch_options
 from ._cluster import add_scheduler_option, scheduler_client

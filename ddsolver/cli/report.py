@@ -15,7 +15,8 @@ import time
 
 from cardgames import pbn
 
-from ..boards import Inputs, Solved, board_par, solve_boards
+from ..batch import Solved, board_par, solve_boards
+from ..boards import Inputs
 from ..formats.hand_records import HtmlReport
 from ._batch import Batch, add_batch_options
 from ._common import PROG, check_readable

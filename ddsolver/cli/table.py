@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..boards import Inputs, Solved, board_par, solve_boards
+from ..batch import Solved, board_par, solve_boards
+from ..boards import Inputs
 from ..formats.table import WRITERS
 from ._batch import Batch, add_batch_options
 from ._cluster import add_scheduler_option, scheduler_client

@@ -22,7 +22,7 @@ from ..par import ParResult
 from ..solver import STRAIN_ORDER, DDTable
 from . import GENERATOR
 
-__all__ = ["HtmlReport"]
+__all__ = ["HtmlReport", "compass_html", "info_html", "dd_grid_html", "par_html"]
 
 _STRAIN_SYMBOL = {Strain.NOTRUMP: "NT", Strain.SPADES: "\u2660", Strain.HEARTS: "\u2665",
                   Strain.DIAMONDS: "\u2666", Strain.CLUBS: "\u2663"}
@@ -100,7 +100,9 @@ _esc = esc
 _hand_html = hand_html
 
 
-def _compass_html(board: Board) -> str:
+def compass_html(board: Board) -> str:
+    """The compass of a board: each seat's letter and high-card points, the vulnerable
+    seats shaded, the dealer underlined."""
     deal = board.deal
     assert deal is not None
     parts = []
@@ -118,7 +120,8 @@ def _compass_html(board: Board) -> str:
     return f'<div class="compass" aria-label="compass">{"".join(parts)}</div>'
 
 
-def _info_html(board: Board) -> str:
+def info_html(board: Board) -> str:
+    """The board's number, dealer and vulnerability (``?`` where not known)."""
     number = "?" if board.number is None else board.number
     dealer = "?" if board.dealer is None else _SEAT_NAME[board.dealer]
     vul = "?" if board.vulnerable is None else _vul_words(board.vulnerable)
@@ -134,7 +137,9 @@ def _vul_words(vul: Vulnerability) -> str:
             Vulnerability.BOTH: "Both"}[vul]
 
 
-def _table_html(table: DDTable, cards: int) -> str:
+def dd_grid_html(table: DDTable, cards: int) -> str:
+    """The double-dummy table as a grid, declarers down (N S E W), strains across, the
+    contracts that make in bold; ``cards`` is the cards per hand of the deal."""
     # A contract makes with 7 tricks of 13; in an ending, with more than half of them.
     needed = 7 if cards == 13 else cards // 2 + 1
     head = "".join(f'<th{" class=red" if s in (Strain.HEARTS, Strain.DIAMONDS) else ""}>'
@@ -163,7 +168,8 @@ def _contract_html(contract) -> str:
     return f"{contract.level}{symbol}{doubled} {seats} {result}"
 
 
-def _par_html(result: ParResult | None) -> str:
+def par_html(result: ParResult | None) -> str:
+    """Par's score and contracts as a line (nothing without a par)."""
     if result is None:
         return ""
     side = "EW" if result.score < 0 else "NS"
@@ -206,8 +212,8 @@ class HtmlReport:
         hands = "".join(_hand_html(deal, seat) for seat in Seat)
         self.out.write(
             f'<section class="board"{number} data-source="{_esc(where(board.source, board.line))}">'
-            f'<div class="diagram">{_info_html(board)}{hands}{_compass_html(board)}'
-            f"{_table_html(table, deal.cards_per_hand)}</div>{_par_html(par)}</section>\n")
+            f'<div class="diagram">{info_html(board)}{hands}{compass_html(board)}'
+            f"{dd_grid_html(table, deal.cards_per_hand)}</div>{par_html(par)}</section>\n")
         self.count += 1
 
     def _id(self, number: int) -> str:

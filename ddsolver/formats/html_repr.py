@@ -19,7 +19,7 @@ from cardgames.html import FRAGMENT_CSS, hand_html
 from ..boards import Board
 from ..par import ParResult
 from ..solver import DDTable
-from .hand_records import _compass_html, _info_html, _par_html, _table_html
+from .hand_records import compass_html, dd_grid_html, info_html, par_html
 
 __all__ = ["board_html", "table_html", "TABLE_CSS"]
 
@@ -68,7 +68,7 @@ def table_html(table: DDTable, par: ParResult | None = None) -> str:
     """The table as a grid (declarers N S E W down, strains across; the contracts that
     make in bold), and ``par`` below it when given: what ``DDTable._repr_html_`` shows."""
     return (f'<div class="dds-frag"><style>{TABLE_CSS}</style>'
-            f"{_table_html(table, table_cards(table))}{_par_html(par)}</div>")
+            f"{dd_grid_html(table, table_cards(table))}{par_html(par)}</div>")
 
 
 def board_html(board: Board) -> str:
@@ -78,10 +78,10 @@ def board_html(board: Board) -> str:
     deal says so."""
     deal = board.deal
     if deal is None:
-        body = (f"{_info_html(board)}"
+        body = (f"{info_html(board)}"
                 f'<div class="missing">The deal of this board is not known.</div>')
     else:
         hands = "".join(hand_html(deal, seat) for seat in Seat)
-        body = f"{_info_html(board)}{hands}{_compass_html(board)}"
+        body = f"{info_html(board)}{hands}{compass_html(board)}"
     return (f'<div class="cg-deal dds-board"><style>{FRAGMENT_CSS}{_BOARD_CSS}</style>'
             f'<div class="diagram">{body}</div></div>')

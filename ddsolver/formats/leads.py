@@ -1,24 +1,196 @@
 """The output of ``ddsolver leads``: opening-lead reports of one hand, or of every board of
 PBN files, as text, JSON or CSV.
 
-A single report's own forms are :meth:`~ddsolver.leads.LeadReport.to_text`, ``to_json`` and
-``to_csv``; :class:`LeadsWriter` puts one or many of them into one output.
+One report as text (:func:`report_text`, what ``str(report)`` and
+:meth:`~ddsolver.leads.LeadReport.to_text` give) or CSV (:func:`report_csv`); its JSON is
+the report's own data (:meth:`~ddsolver.leads.LeadReport.to_dict`).  :class:`LeadsWriter`
+puts one or many reports into one output, with the session's summary of the leads made at
+the table.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from ..leads import CSV_FIELDS, LeadReport, TableLead
+from cardgames.cards import Seat
+from cardgames.errors import CardgamesError
+
+from ..stats import normal_tail
 from .csv_cells import text_cell
 
-__all__ = ["LeadsWriter", "LeaderTotal", "leader_totals"]
+if TYPE_CHECKING:
+    from ..leads import LeadReport, LeadRow, TableLead
+
+__all__ = ["LeadsWriter", "LeaderTotal", "leader_totals", "report_text", "report_csv",
+           "report_csv_rows", "table_lead_text", "summary_text", "CSV_FIELDS"]
 
 _SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+#: The longest constraint the text report writes out whole.
+_LONGEST = 240
+
+#: The columns of :func:`report_csv`.
+CSV_FIELDS = ("label", "n", "mean", "var", "sd", "se", "ci_low", "ci_high", "p_set",
+              "p_set_low", "p_set_high", "score", "score_se", "diff_tricks", "diff_tricks_se",
+              "diff_imps", "diff_imps_se", "mp_vs_best", "mp_vs_best_se", "mp_field",
+              "mp_field_se", "best", "close", "tied", "table")
+
+
+# ---- one report ---------------------------------------------------------------------------
+
+def report_csv(report: LeadReport, *, header: bool = True) -> str:
+    """One line per lead, the columns of :data:`CSV_FIELDS`; ``table`` is 1 on the row of
+    the lead made at the table."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    if header:
+        w.writerow(CSV_FIELDS)
+    w.writerows(report_csv_rows(report))
+    return out.getvalue()
+
+
+def report_csv_rows(report: LeadReport) -> list[list[str | int]]:
+    """The rows of :func:`report_csv` without its header, as cells (columns
+    :data:`CSV_FIELDS`), for a writer that puts columns of its own before them."""
+    table = report.table.label if report.table is not None else None
+    return [[r.label, r.n, *(_fmt(x) for x in (
+            r.mean, r.var, r.sd, r.se, r.ci[0], r.ci[1], r.p_set, r.p_set_ci[0],
+            r.p_set_ci[1], r.score, r.score_se, r.diff_tricks, r.diff_tricks_se,
+            r.diff_imps, r.diff_imps_se, r.mp_vs_best, r.mp_vs_best_se, r.mp_field,
+            r.mp_field_se)), int(r.best), int(r.close), int(r.tied),
+            int(r.label == table)] for r in report.rows]
+
+
+def report_text(report: LeadReport) -> str:
+    """A readable table, best lead first."""
+    vul = str(report.vulnerability)
+    lines = [f"Opening lead by {report.leader.letter} from {report.hand.to_pbn()} against "
+             f"{report.contract.call} by {report.declarer.letter}, vulnerable: {vul}"]
+    if report.auction is not None:
+        lines.append(f"Auction {report.auction}, read by "
+                     f"{report.system if report.system is not None else 'no system'}")
+    stop = ""
+    if report.stopped_early:
+        stop = ", stopped early: best lead clear" + (
+            " (but for the leads tied with it)" if any(r.tied for r in report.rows) else "")
+    cons = "by seat:" if report.constraints else "none"
+    lines.append(f"{report.samples} deals, seed {report.seed}, acceptance rate "
+                 f"{100 * report.acceptance_rate:.3g}% ({report.attempts:,} dealt){stop}; "
+                 f"constraints: {cons}")
+    lines += _constraint_lines(report)
+    lines += [f"  the real {_SEATS[k]} hand breaks: {v}"
+              for k, v in report.broken.items()]
+    if report.unknown_calls:
+        lines.append("  calls the system does not know (each costs only its own "
+                     "information): " + "; ".join(report.unknown_calls))
+    lines += [f"  note: {n}" for n in report.notes]
+    if report.table is not None:
+        lines.append(table_lead_text(report.table, report.best.label))
+    lines.append(f"'*' best by {report.criterion}; '=' within {report.z:.2f} paired SE of the "
+                 f"best; 'tied': equal to it on every deal"
+                 + ("; '>' the lead made at the table" if report.table is not None else ""))
+    # the marks and the label
+    w = max(9, *(len(r.label) for r in report.rows)) + (2 if report.table is not None else 1)
+    ci = f"{100 * (1 - 2 * normal_tail(report.z)):.3g}% CI"
+
+    lines += ["", "Defence's tricks (mean, its standard error, variance, SD, interval); % of "
+                  "deals", "that beat the contract (Wilson interval); defence's mean score "
+                  "and its SE"]
+    head = (f"{'lead':<{w}}{'tricks':>7}{'se':>6}{'var':>6}{'sd':>6}{ci:>12}{'set%':>6}"
+            f"{ci:>12}{'score':>8}{'±se':>7}")
+    lines += [head, "-" * len(head)]
+    for r in report.rows:
+        lines.append(
+            f"{_report_mark(report, r)}{r.label:<{w - 1}}{r.mean:>7.3f}{_f(r.se, 3):>6}"
+            f"{_f(r.var, 2):>6}"
+            f"{_f(r.sd, 2):>6}{_pair(r.ci, 2):>12}{100 * r.p_set:>6.1f}"
+            f"{_pair(r.p_set_ci, 1, 100):>12}{r.score:>8.1f}{_f(r.score_se, 1):>7}")
+
+    lines += ["", "Against the best lead on the same deals (paired): mean difference in "
+                  "tricks, in", "IMPs, matchpoint % against the best alone and in the "
+                  "field of all leads; each ± its SE"]
+    head = (f"{'lead':<{w}}{'dtricks':>8}{'±se':>7}{'dIMPs':>8}{'±se':>6}{'MPvsBest':>9}"
+            f"{'±se':>6}{'MPfield':>8}{'±se':>6}")
+    lines += [head, "-" * len(head)]
+    for r in report.rows:
+        lines.append(
+            f"{_report_mark(report, r)}{r.label:<{w - 1}}{r.diff_tricks:>+8.3f}"
+            f"{_f(r.diff_tricks_se, 3):>7}"
+            f"{r.diff_imps:>+8.2f}{_f(r.diff_imps_se, 2):>6}{r.mp_vs_best:>9.1f}"
+            f"{_f(r.mp_vs_best_se, 1):>6}{r.mp_field:>8.1f}{_f(r.mp_field_se, 1):>6}"
+            f"{'  tied' if r.tied else ''}")
+    return "\n".join(lines)
+
+
+def _report_mark(report: LeadReport, r: LeadRow) -> str:
+    """The row's marks: ``*``, ``=`` or a space; then ``>`` on the table's lead (only
+    when the report has one, so the tables of a report without it keep their layout)."""
+    if report.table is None:
+        return _mark(r)
+    return _mark(r) + (">" if r.label == report.table.label else " ")
+
+
+def _constraint_lines(report: LeadReport) -> list[str]:
+    """One line per constrained seat: its role, its constraint, and the share of
+    random deals (the leader's hand given) its constraint accepts on its own."""
+    if not report.constraints:
+        return []
+    roles = {report.declarer: "declarer", report.declarer.partner: "dummy",
+             report.leader.partner: "partner"}
+    out = []
+    for key, text in report.constraints.items():
+        try:
+            seat = Seat.parse(key)
+        except CardgamesError:
+            out.append(f"  {key}: {text}")
+            continue
+        rate = report.seat_rates.get(key)
+        alone = f"  [alone {100 * rate:.3g}% of deals]" if rate is not None else ""
+        if len(text) > _LONGEST:  # a pass that denies a whole table of openings
+            text = (f"{text[:_LONGEST - 30].rstrip()} ... ({len(text)} characters: "
+                    f"all of it in JSON)")
+        out.append(f"  {_SEATS[key]} ({roles.get(seat, '')}): {text}{alone}")
+    return out
+
+
+def table_lead_text(lead: TableLead, best: str) -> str:
+    """One line: the lead, its place, its costs with their SEs, the real deal."""
+    who = f" by {lead.player}" if lead.player else ""
+    if lead.place == 1:
+        cost = "the best lead over these deals: costs nothing"
+    else:
+        cost = (f"ranked {lead.place} of {lead.leads}; costs {lead.cost_tricks:.3f} ± "
+                f"{_f(lead.cost_tricks_se, 3)} tricks, {lead.cost_imps:.2f} ± "
+                f"{_f(lead.cost_imps_se, 2)} IMPs, {lead.cost_mp:.1f} ± "
+                f"{_f(lead.cost_mp_se, 1)} MP% against {best}")
+    real = ""
+    if lead.real_tricks is not None:
+        real = (f"; on the real deal {lead.real_tricks} trick"
+                f"{'s' * (lead.real_tricks != 1)} double dummy")
+        if lead.real_cost:
+            real += f" ({lead.real_cost} fewer than the best lead there)"
+        else:
+            real += " (as many as any lead)"
+    return f"Lead at the table: {lead.card}{who} ({lead.label}): {cost}{real}"
+
+
+def _mark(r: LeadRow) -> str:
+    return "*" if r.best else ("=" if r.close else " ")
+
+
+def _pair(p: tuple[float, float], digits: int, scale: float = 1.0) -> str:
+    return f"{_f(p[0] * scale, digits)}-{_f(p[1] * scale, digits)}"
+
+
+def _fmt(x: float) -> str:
+    return "" if not math.isfinite(x) else repr(float(x))
+
+
+# ---- many reports -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +271,7 @@ class LeadsWriter:
                 self.out.write(json.dumps(item, indent=2) + "\n")
         elif self.fmt == "csv":
             if not self.many:
-                self.out.write(report.to_csv(header=self.csv_header))
+                self.out.write(report_csv(report, header=self.csv_header))
             else:
                 # Through the csv module, so a file name with a comma or a quote stays one
                 # cell, and guarded: a file name is text from the input (csv_cells).
@@ -109,13 +281,13 @@ class LeadsWriter:
                 place = where or {}
                 prefix = [text_cell(place.get("source", "")),
                           *("" if place.get(k) is None else place[k] for k in ("line", "board"))]
-                rows.writerows([*prefix, *row] for row in report.csv_rows())
+                rows.writerows([*prefix, *row] for row in report_csv_rows(report))
             self.csv_header = False
         else:
             if where:
                 board = f" board {where['board']}" if where.get("board") is not None else ""
                 self.out.write(f"{where['source']}:{where['line']}{board}\n")
-            self.out.write(report.to_text() + "\n\n")
+            self.out.write(report_text(report) + "\n\n")
         self.out.flush()
 
     def finish(self) -> None:

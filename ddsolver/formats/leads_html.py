@@ -37,9 +37,10 @@ from cardgames.errors import CardgamesError
 from cardgames.hands import Deal, Hand
 from cardgames.html import FRAGMENT_CSS, RED_SUITS, SEAT_NAME, SUIT_SYMBOL, esc, hand_html, unknown_hand_html
 
-from ..leads import LeadReport, LeadRow, _normal_tail
+from ..leads import LeadReport, LeadRow
+from ..stats import normal_tail
 from . import GENERATOR
-from .leads import LeaderTotal, LeadsWriter, leader_totals
+from .leads import LeaderTotal, LeadsWriter, leader_totals, table_lead_text
 
 __all__ = ["report_html", "report_fragment", "LeadsHtmlWriter", "trick_counts"]
 
@@ -159,7 +160,7 @@ def _contract_html(report: LeadReport) -> str:
 
 def _level(z: float) -> str:
     """The confidence level of ``z`` (1.96: ``95%``)."""
-    return f"{100 * (1 - 2 * _normal_tail(z)):.3g}%" if math.isfinite(z) else "?"
+    return f"{100 * (1 - 2 * normal_tail(z)):.3g}%" if math.isfinite(z) else "?"
 
 
 def trick_counts(report: LeadReport) -> list[np.ndarray] | None:
@@ -372,7 +373,7 @@ def _constraints_html(report: LeadReport) -> str:
                      f"information): {esc('; '.join(report.unknown_calls))}</li>")
     extra += [f"<li>note: {esc(n)}</li>" for n in report.notes]
     if report.table is not None and report.rows:
-        extra.append(f'<li class="table-lead">{esc(report.table.to_text(report.best.label))}</li>')
+        extra.append(f'<li class="table-lead">{esc(table_lead_text(report.table, report.best.label))}</li>')
     return (f'<h3>Constraints, as given</h3><ul class="constraints">{items}'
             f'{"".join(extra)}</ul>')
 

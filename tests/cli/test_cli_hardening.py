@@ -125,9 +125,10 @@ class _FakePool:
     def __init__(self, jobs, tt_mb):
         pass
 
-    def map(self, deals, strain, leader, progress):
+    def map(self, fn, deals, progress=None):
+        deals = list(deals)
         _FakePool.sizes.append(len(deals))
-        hand = deals[0][leader] if deals else None
+        hand = deals[0].west if deals else None
         return [{card: 7 for card in hand} for _ in deals]
 
     def close(self):
@@ -143,7 +144,7 @@ def test_leads_deals_and_solves_a_chunk_at_a_time(monkeypatch):
 
     from cardgames.sampling import Sampler
     from ddsolver import analyse_leads
-    monkeypatch.setattr(leads_module, "_Pool", _FakePool)
+    monkeypatch.setattr(leads_module, "SolverPool", _FakePool)
     _FakePool.sizes = []
     n = 2 * leads_module.DEAL_CHUNK + 7
     report = analyse_leads("KQ72.J83.T94.A65", "4S", "S", samples=n, seed=5,
@@ -160,7 +161,7 @@ def test_leads_hands_out_the_deals_a_chunk_at_a_time_for_save_deals(monkeypatch)
     """on_games (what --save-deals writes with) gets every deal as soon as its chunk is
     solved: together, exactly the games the report would give at the end."""
     from ddsolver import analyse_leads
-    monkeypatch.setattr(leads_module, "_Pool", _FakePool)
+    monkeypatch.setattr(leads_module, "SolverPool", _FakePool)
     chunks: list[list] = []
     n = leads_module.DEAL_CHUNK + 3
     report = analyse_leads("KQ72.J83.T94.A65", "4S", "S", samples=n, seed=5,
@@ -183,7 +184,7 @@ def test_leads_many_samples_without_constraints_do_not_blame_constraints(monkeyp
     """--samples far beyond one dealing budget: dealt a chunk at a time, each within the
     budget, rather than failing with 'the constraints accept too few deals'."""
     from ddsolver import analyse_leads
-    monkeypatch.setattr(leads_module, "_Pool", _FakePool)
+    monkeypatch.setattr(leads_module, "SolverPool", _FakePool)
     report = analyse_leads("KQ72.J83.T94.A65", "4S", "S", samples=5000, seed=1,
                            max_attempts=4096, keep_deals=False)
     assert report.samples == 5000
@@ -202,7 +203,7 @@ def test_leads_stop_z_checks_at_batch_ends_across_chunks(monkeypatch):
     """With --batch larger than a chunk, the stopping rule is still looked at after each
     whole batch (all leads score alike here: tied, so it stops at the first look)."""
     from ddsolver import analyse_leads
-    monkeypatch.setattr(leads_module, "_Pool", _FakePool)
+    monkeypatch.setattr(leads_module, "SolverPool", _FakePool)
     batch = leads_module.DEAL_CHUNK + leads_module.DEAL_CHUNK // 2
     report = analyse_leads("KQ72.J83.T94.A65", "4S", "S", samples=10 * batch, seed=1,
                            stop_z=3.0, batch=batch, min_samples=2, keep_deals=False)
@@ -231,7 +232,7 @@ def test_absurd_jobs_is_capped_in_leads_too(run_cli):
 
 def test_table_with_absurd_jobs_does_not_read_far_ahead(tmp_path, run_cli, monkeypatch):
     """The boards read ahead of the solvers are bounded by the capped --jobs."""
-    import ddsolver.boards as boards
+    import ddsolver.batch as boards
     from ddsolver.cli._common import jobs_limit
     seen: list[int] = []
     real = boards.chunks

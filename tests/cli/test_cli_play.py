@@ -173,7 +173,7 @@ def test_played_file_matches_its_generator():
 
 
 def test_play_db_saves_every_trace_and_resumes_after_an_interrupt(run_cli, tmp_path, monkeypatch):
-    from ddsolver import boards
+    from ddsolver import batch as boards
     from ddsolver.store import ResultStore
 
     reference = tmp_path / "reference.json"

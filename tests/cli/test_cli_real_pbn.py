@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from ddsfiles import REAL_PBN, real_pbn_files
 
-import ddsolver.boards
+import ddsolver.batch
 from cardgames import pbn
 from ddsolver import DDTable, dd_table, par
 from ddsolver.formats.tags import optimum_score_tag, par_contract_tag, result_table_lines
@@ -91,7 +91,7 @@ def fixed_solver(monkeypatch) -> list[int]:
         asked.append(len(deals))
         for i in range(len(deals)):
             yield i, fixed
-    monkeypatch.setattr(ddsolver.boards, "iter_dd_tables", tables)
+    monkeypatch.setattr(ddsolver.batch, "iter_dd_tables", tables)
     return asked
 
 
@@ -206,14 +206,14 @@ def test_every_real_file_is_given_back_with_only_the_tags_added(run_cli, tmp_pat
 
 def test_tables_of_one_board_are_solved_once_and_each_tagged(run_cli, tmp_path, monkeypatch):
     solved: list[int] = []
-    real = ddsolver.boards.iter_dd_tables
+    real = ddsolver.batch.iter_dd_tables
 
     def counting(deals, **kw):
         solved.extend(range(len(deals)))
         return real(deals, **kw)
-    monkeypatch.setattr(ddsolver.boards, "iter_dd_tables", counting)
+    monkeypatch.setattr(ddsolver.batch, "iter_dd_tables", counting)
     # One board a chunk: the other tables of a board come in later chunks.
-    monkeypatch.setattr(ddsolver.boards, "CHUNK_PER_JOB", 1)
+    monkeypatch.setattr(ddsolver.batch, "CHUNK_PER_JOB", 1)
     target = tmp_path / "out.pbn"
     status, _, err = run_cli("table", TABLES, "--format", "pbn", "-o", target, "-j", "1",
                              "--tt-mb", "8")

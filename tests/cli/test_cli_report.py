@@ -12,7 +12,8 @@ import pytest
 
 from cardgames import pbn
 from cardgames.cards import Seat, Suit
-from ddsolver import boards, cli, dd_table
+from ddsolver import batch as boards
+from ddsolver import cli, dd_table
 from ddsolver.formats.tags import optimum_score_tag
 from ddsolver.par import par as par_of
 from ddsolver.store import ResultStore

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from cardgames import pbn
-from ddsolver import DDTable, boards, cli, dd_table
+from ddsolver import DDTable, cli, dd_table
+from ddsolver import batch as boards
 from ddsolver.formats.tags import optimum_score_tag, par_contract_tag
 from ddsolver.par import par as par_of
 from ddsolver.store import SCHEMA_VERSION, ResultStore

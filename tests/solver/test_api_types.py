@@ -64,7 +64,7 @@ def test_dd_tables_wants_an_iterable_of_deals(deals):
 
 
 def test_jobs_is_bounded():
-    from ddsolver.solver import MAX_JOBS, check_jobs, default_jobs
+    from ddsolver.pool import MAX_JOBS, check_jobs, default_jobs
     assert check_jobs(MAX_JOBS) == MAX_JOBS and 1 <= default_jobs() <= MAX_JOBS
     refused(lambda: ddsolver.dd_tables([DEAL], jobs=100_000), "jobs")
     refused(lambda: ddsolver.analyse_leads(HAND, "4S", "S", samples=2, jobs=100_000), "jobs")

@@ -91,17 +91,17 @@ def test_a_handler_that_does_not_raise_leaves_the_search_alone():
     """Only Python's default SIGINT handler means "stop": with a program's own handler, the
     search goes on to its answer and the handler runs afterwards."""
     seen = _run('''
-        from ddsolver.solver import _masks, as_deal
+        from ddsolver.solver import deal_masks
         calls = []
         signal.signal(signal.SIGINT, lambda signum, frame: calls.append(signum))
         # No-trump on this one: about a second of search.
-        masks = _masks(as_deal("N:T7.KT7.8752.AQ52 AQ9654..AT6.9863 K832.QJ964.KJ9.4 "
-                               "J.A8532.Q43.KJT7"))
+        masks = deal_masks("N:T7.KT7.8752.AQ52 AQ9654..AT6.9863 K832.QJ964.KJ9.4 "
+                           "J.A8532.Q43.KJT7")
         solver = Solver(64)
         sigint_in(0.1)
-        answer = solver._core.dd_strain(masks, 4)
+        answer = solver.dd_strain_masks(masks, 4)
         print(json.dumps({"calls": len(calls), "answer": answer,
-                          "fresh": Solver(64)._core.dd_strain(masks, 4)}))
+                          "fresh": Solver(64).dd_strain_masks(masks, 4)}))
     ''')
     assert seen["calls"] == 1
     assert seen["answer"] == seen["fresh"]

@@ -18,7 +18,8 @@ import pytest
 from cardgames import Card, Hand, Seat, pbn
 from cardgames.errors import ParseError, SamplingError
 from ddsolver import Solver, cli
-from ddsolver.leads import Z95, analyse_leads, lead_groups, summarise_leads, wilson_interval
+from ddsolver.leads import analyse_leads, lead_groups, summarise_leads
+from ddsolver.stats import Z95, wilson_interval
 
 WEST = "KQ72.J83.T94.A65"
 # Constraints that make 4S by South a sensible contract (and the deals quick to solve).
@@ -154,8 +155,7 @@ def _fake_scores(tied_with_best):
     other lead 2 fewer, on every deal."""
     cards = Hand.from_pbn(WEST).cards
 
-    def solve(self, args):
-        deal, strain, leader = args
+    def solve(self, deal, strain, leader, played=()):
         base = 3 + deal.north.hcp % 2  # varies from deal to deal
         scores = {c: base for c in cards}
         for c in ("SK", "SQ", *tied_with_best):
@@ -166,8 +166,7 @@ def _fake_scores(tied_with_best):
 
 @pytest.mark.parametrize("tied_with_best", [(), ("H8", "H3")])
 def test_ties_with_the_best_do_not_hold_up_the_stopping_rule(monkeypatch, tied_with_best):
-    from ddsolver import leads
-    monkeypatch.setattr(leads._Pool, "_solve", _fake_scores(tied_with_best))
+    monkeypatch.setattr(Solver, "card_scores", _fake_scores(tied_with_best))
     r = analyse_leads(WEST, "4S", "S", "none", samples=60, seed=4, stop_z=3.0,
                       min_samples=10, batch=10)
     assert r.stopped_early and r.samples == 10
@@ -379,8 +378,7 @@ def test_cli_usage_errors_are_one_line_exit_2(capsys, extra, fragment):
 
 
 def test_cli_min_samples_lets_the_rule_stop_sooner(capsys, monkeypatch):
-    from ddsolver import leads
-    monkeypatch.setattr(leads._Pool, "_solve", _fake_scores(()))
+    monkeypatch.setattr(Solver, "card_scores", _fake_scores(()))
     stop = HAND_ARGS + ["--samples", "60", "--stop-z", "3", "--batch", "10", "--format", "json"]
     assert main(stop) == 0  # the default --min-samples, 100, is more than 60: no stop
     data = json.loads(capsys.readouterr().out)
