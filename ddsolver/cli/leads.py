@@ -26,8 +26,8 @@ impossible constraints on the one hand), 130 interrupted by Ctrl-C, 143 stopped 
 Errors are one plain line on stderr, never a traceback.
 
 The command registers itself with :func:`add_parser` (:func:`ddsolver.cli.build_parser`
-calls it) and runs through :func:`run`; the analysis is :func:`ddsolver.leads.analyse_leads`,
-the output :class:`ddsolver.formats.leads.LeadsWriter` (``--format html``: one page with a
+calls it) and runs through :func:`run`; the analysis is :func:`ddsolver.leads.analyse_leads`
+(for the boards of PBN files, :mod:`ddsolver.board_leads`), the output :class:`ddsolver.formats.leads.LeadsWriter` (``--format html``: one page with a
 chart of every lead's tricks, :class:`ddsolver.formats.leads_html.LeadsHtmlWriter`).
 """
 
@@ -38,32 +38,25 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
-from dataclasses import replace
 from typing import TextIO, cast
 
 from cardgames import pbn
-from cardgames.auction import Auction, Call
-from cardgames.bidding import BiddingSystem, default_system, infer, load_system
-from cardgames.cards import Card, Seat
+from cardgames.bidding import BiddingSystem, default_system, load_system
+from cardgames.cards import Seat
 from cardgames.constraints import Constraint, as_constraint
-from cardgames.errors import (
-    BiddingSystemError,
-    CardgamesError,
-    IllegalCallError,
-    ParseError,
-    PBNError,
-    SamplingError,
-)
+from cardgames.errors import BiddingSystemError, CardgamesError, SamplingError
 from cardgames.hands import Hand
-from cardgames.scoring import Contract, Vulnerability, board_dealer, board_vulnerability
+from cardgames.scoring import Contract, Vulnerability
 
-from ..boards import label_of, located
+from ..board_leads import LeadBoard, LeaderGivenError, LeadTally, analyse_board, lead_boards
+from ..boards import Inputs
 from ..formats.leads import LeadsWriter
 from ..formats.leads_html import LeadsHtmlWriter
-from ..leads import CRITERIA, DEAL_CHUNK, LeadReport, analyse_leads, breaks, draw_seed, table_lead
-from ..solver import DEFAULT_TT_MB, Solver
+from ..leads import DEAL_CHUNK, LeadReport, analyse_leads, draw_seed
+from ..solver import DEFAULT_TT_MB, thread_solver
+from ..stats import CRITERIA
 from ._cluster import add_scheduler_option, scheduler_client
 from ._common import (
     FAILED,
@@ -72,7 +65,6 @@ from ._common import (
     PROG,
     TERMINATED,
     GuardedOutput,
-    OutputError,
     Terminated,
     UsageError,
     capped_jobs,
@@ -267,6 +259,9 @@ def _bidding_system(args: argparse.Namespace) -> BiddingSystem | None:
 def _message(err: CardgamesError, args: argparse.Namespace) -> str:
     """An error of the analysis in the command line's terms: dealing that gives up on rare
     constraints names the option that sets its budget, not the Python parameters."""
+    if isinstance(err, LeaderGivenError):
+        return (f"--{err.seat.name.lower()} describes the opening leader, whose hand is known "
+                "(--hand or the PBN deal)")
     text = str(err)
     if isinstance(err, SamplingError):
         cut = text.find("; loosen them or raise max_attempts")
@@ -405,281 +400,45 @@ def _files(args, output: LeadsWriter, report_error: Callable[[str], None]) -> in
         raise UsageError("with PBN files, the hand, contract, declarer and vulnerability come from "
                      "each board; drop --hand/--contract/--declarer/--leader/--vul")
     failed = 0
-    analysed = 0
-    skipped = 0
 
-    def on_error(err: PBNError) -> None:
+    def report(message: str) -> None:
         nonlocal failed
         failed += 1
-        report_error(str(err))
+        report_error(message)
 
-    for path in args.files:
-        try:
-            reader = pbn.load_path(path, strict=False, validate=False, on_error=on_error)
-            with reader:
-                for game in reader:
-                    try:
-                        result = _board(args, game, path, output)
-                    except OutputError:
-                        raise  # not the board's fault: the run cannot go on
-                    except (CardgamesError, UsageError) as err:
-                        failed += 1
-                        # The place once: a PBNError names its own (err.where).
-                        problem: Exception = err
-                        if isinstance(err, CardgamesError) and not isinstance(err, PBNError):
-                            problem = CardgamesError(_message(err, args))
-                        report_error(f"{located(problem, path, game.line, label_of(game))}; "
-                                     "board skipped")
-                        continue
-                    if result is None:
-                        skipped += 1
-                        continue
-                    analysed += 1
-        except BrokenPipeError:
-            raise
-        except OSError as err:
-            raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
-    if skipped and not args.quiet:
-        report_error(f"{skipped} board{'s' * (skipped != 1)} skipped: no contract (or passed "
-                     f"out), so no opening lead to choose")
-    if analysed == 0 and not failed:
+    constraints, known = _seat_options(args, None)
+
+    def analyse(board: LeadBoard, dealt: Mapping[Seat, Constraint | str],
+                given: Mapping[Seat, Hand]) -> LeadReport:
+        number = board.game.board
+        return _analyse(args, board.hand, board.contract, board.declarer,
+                        board.vulnerability, dealt, given, f"board {number}",
+                        _event(board.source, number))
+
+    def run(board: LeadBoard) -> LeadReport:
+        return analyse_board(board, analyse, system=args.bidding, constraints=constraints,
+                             known=known, solver=thread_solver(args.tt_mb))
+
+    # A file without games says nothing here: "nothing to analyse" below covers it.
+    inputs = Inputs(args.files, report, warn=lambda message: None)
+    tally = LeadTally()
+    try:
+        for board, result in lead_boards(inputs, run, tally,
+                                         explain=lambda err: _message(err, args)):
+            output.add(result, {"source": board.source, "line": board.game.line,
+                                "board": board.game.board})
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise UsageError(f"cannot read {inputs.paths[inputs.file]}: "
+                         f"{err.strerror or err}") from None
+    if tally.skipped and not args.quiet:
+        report_error(f"{tally.skipped} board{'s' * (tally.skipped != 1)} skipped: no contract "
+                     "(or passed out), so no opening lead to choose")
+    if tally.analysed == 0 and not failed:
         report_error("no board names a contract and a declarer: nothing to analyse")
         return FAILED
     return FAILED if failed else OK
-
-
-def _board(args, game: pbn.Game, path: str, output: LeadsWriter) -> LeadReport | None:
-    """Analyse one board; None when it names no contract (absent, unknown or passed out):
-    nothing to analyse, which is not an error.  A :class:`CardgamesError` (a
-    :class:`PBNError` with the line where it can be told) when the board cannot be
-    analysed."""
-    label = f"board {game.board}: " if game.board is not None else ""
-    auction, notes = _auction(game, path, label)
-    contract_text = game.contract
-    declarer = game.declarer
-    if auction is not None and auction.is_complete:
-        contract, declarer = _contract_of(game, auction, path, label)
-        if contract is None:
-            return None  # passed out
-    else:
-        if contract_text is None:
-            return None
-        parsed = Contract.parse(contract_text)
-        if parsed is None:
-            return None  # passed out: no lead to choose
-        if declarer is None:
-            raise CardgamesError("no declarer")
-        contract = Contract(parsed.level, parsed.strain, parsed.doubled, declarer)
-    assert declarer is not None
-    deal = game.deal
-    if deal is None:
-        raise CardgamesError("no deal")
-    leader = declarer.lho
-    hand = deal[leader]
-    if hand is None or len(hand) != 13:
-        raise CardgamesError(f"the opening leader {leader.letter}'s hand is not known")
-    vul_text = game.vulnerable
-    if vul_text is not None:
-        vul = Vulnerability.parse(vul_text)
-    elif game.board is not None and game.board >= 1:
-        vul = board_vulnerability(game.board)
-    else:
-        vul = Vulnerability.NONE
-    options, known = _seat_options(args, leader)
-    constraints: dict[Seat, Constraint | str] = dict(options)
-    unknown: tuple[str, ...] = ()
-    if auction is not None and args.bidding is not None:
-        inference = infer(auction, args.bidding, extra=dict(options.items()))
-        # The leader's hand is known, and so are those given whole: no constraint on them.
-        constraints = {s: c for s, c in inference.constraints.items()
-                       if s != leader and s not in known}
-        unknown = _unknown_calls(inference.unknown_calls)
-    lead, lead_note = _lead_at_table(game, leader, hand)
-    if lead_note:
-        notes.append(lead_note)
-    report = _analyse(args, hand, contract, declarer, vul, constraints, known,
-                      f"board {game.board}", _event(path, game.board))
-    # Only now, the sample dealt, is the real deal looked at.
-    broken = {}
-    for seat, c in sorted(constraints.items()):
-        real = deal[seat]
-        if real is not None and len(real) == 13:
-            why = breaks(as_constraint(c), real)
-            if why is not None:
-                broken[seat.letter] = why
-    report = replace(report, auction=None if auction is None else _auction_text(auction),
-                     system=None if auction is None or args.bidding is None
-                     else args.bidding.name, broken=broken, unknown_calls=unknown,
-                     notes=tuple(notes))
-    if lead is not None:
-        real_scores = None
-        if all(h is not None and len(h) == 13 for h in deal.hands):
-            real_scores = _solver(args).card_scores(deal, contract.strain, leader)
-        report = table_lead(report, lead, real_scores, _player(game, leader))
-    output.add(report, {"source": path, "line": game.line, "board": game.board})
-    return report
-
-
-def _unknown_calls(meanings) -> tuple[str, ...]:
-    """The calls the system does not explain, for the report: each bid, double and
-    redouble by name; the passes (mostly those that end the auction, where no system has
-    a table) only counted."""
-    out = [f"{m.seat.letter} {m.call.name} after "
-           f"{'the opening' if m.context.startswith('opening') else m.context}"
-           for m in meanings if not m.call.is_pass]
-    passes = sum(1 for m in meanings if m.call.is_pass)
-    if passes:
-        out.append(f"{passes} pass{'es' * (passes != 1)}")
-    return tuple(out)
-
-
-def _auction_text(auction: Auction) -> str:
-    return f"{auction.dealer.letter}: " + " ".join(c.name for c in auction.calls)
-
-
-def _solver(args) -> Solver:
-    """The one solver of the run for the real deals (made on first use)."""
-    solver = getattr(args, "real_solver", None)
-    if solver is None:
-        solver = args.real_solver = Solver(args.tt_mb)
-    return solver
-
-
-def _player(game: pbn.Game, seat: Seat) -> str | None:
-    """The player in ``seat`` (the West/North/... tag), None when not known (absent, "?")."""
-    name = game.tag(("North", "East", "South", "West")[seat])
-    name = name.strip() if name is not None else ""
-    return name if name not in ("", "?", "-") else None
-
-
-def _call_lines(tag: pbn.Tag) -> list[int | None]:
-    """The file line of each call written in an Auction section, in order (``AP`` stands
-    for the rest), for messages: the tokens are found as :attr:`pbn.Game.auction` finds
-    them (comments, notes ``=1=`` and glyphs ``$1`` dropped, ``*`` ends)."""
-    lines: list[int | None] = []
-    in_brace = False
-    numbers = tag.section_line_numbers
-    for k, raw in enumerate(tag.section):
-        line = numbers[k] if k < len(numbers) else (
-            None if tag.line is None else tag.line + 1 + k)
-        text = []
-        i = 0
-        while i < len(raw):
-            if in_brace:
-                j = raw.find("}", i)
-                if j < 0:
-                    break
-                in_brace, i = False, j + 1
-            elif raw[i] == "{":
-                in_brace, i = True, i + 1
-            elif raw[i] == ";":
-                break
-            else:
-                text.append(raw[i])
-                i += 1
-        for token in re.sub(r"=\d+=|\$\d+", " ", "".join(text)).split():
-            token = token.rstrip("!?")
-            if token == "*":
-                return lines
-            if token:
-                lines.append(line)
-            if token.upper() == "AP":
-                return lines
-    return lines
-
-
-def _auction(game: pbn.Game, path: str, label: str) -> tuple[Auction | None, list[str]]:
-    """The board's auction (None if it has none) and the notes that flag it; a
-    :class:`PBNError` on the line of an illegal call."""
-    tag = game.get("Auction")
-    if tag is None:
-        return None, []
-    calls = game.auction  # PBNError, with its line, for a token that is not a call
-    if not calls:
-        return None, []
-    # (not `or`: North is seat 0, which is false)
-    dealer = game.auction_dealer
-    if dealer is None:
-        dealer = game.dealer
-    if dealer is None and game.board is not None and game.board >= 1:
-        dealer = board_dealer(game.board)
-    if dealer is None:
-        raise PBNError(f"{label}the Auction tag does not say who called first", line=tag.line,
-                       source=path)
-    notes = []
-    if "-" in calls:
-        calls = calls[:calls.index("-")]
-        notes.append(f"the auction has a missing call ('-'): only the {len(calls)} "
-                     f"call{'s' * (len(calls) != 1)} before it are read")
-    try:
-        auction = Auction(dealer, tuple(Call.parse(c) for c in calls))
-    except IllegalCallError as err:
-        lines = _call_lines(tag)
-        line = lines[min(err.index, len(lines) - 1)] if lines else tag.line
-        raise PBNError(f"{label}illegal auction: call {err.index + 1} ({err.call} by "
-                       f"{dealer.next(err.index).letter}): {err.message}", line=line,
-                       source=path) from None
-    except ParseError as err:
-        raise PBNError(f"{label}bad auction: {err}", line=tag.line, source=path) from None
-    if not auction.is_complete and "-" not in game.auction:
-        notes.append("the auction does not end (three passes): the constraints come from "
-                     "the calls made, the contract from the Contract and Declarer tags")
-    return auction, notes
-
-
-def _contract_of(game: pbn.Game, auction: Auction, path: str, label: str
-                 ) -> tuple[Contract | None, Seat | None]:
-    """The contract and declarer of a complete auction (None, None when passed out); a
-    :class:`PBNError` on the tag's line when the Contract or Declarer tag says otherwise."""
-    final = auction.contract
-    said = f"the auction ends in {final.call} by {final.declarer.letter}" \
-        if final is not None and final.declarer is not None else "the auction is passed out"
-    text = game.contract
-    if text is not None:
-        tagged = Contract.parse(text)
-        same = (tagged is None and final is None) or (
-            tagged is not None and final is not None and
-            (tagged.level, tagged.strain, tagged.doubled) ==
-            (final.level, final.strain, final.doubled))
-        if not same:
-            tag = game.get("Contract")
-            raise PBNError(f"{label}the Contract tag says {text} but {said}",
-                           line=tag.line if tag is not None else game.line, source=path)
-    if final is None:
-        return None, None
-    declarer = game.declarer
-    if declarer is not None and declarer != final.declarer:
-        tag = game.get("Declarer")
-        raise PBNError(f"{label}the Declarer tag says {declarer.letter} but {said}",
-                       line=tag.line if tag is not None else game.line, source=path)
-    return final, final.declarer
-
-
-def _lead_at_table(game: pbn.Game, leader: Seat, hand: Hand) -> tuple[Card | None, str | None]:
-    """The card led at the table (the Lead tag, else the first card of the Play section)
-    and, when it cannot be used, a note saying why (the board is still analysed)."""
-    text = game.tag("Lead")
-    if text is not None and text.strip() not in ("", "?", "-"):
-        try:
-            card = Card.parse(text.strip())
-        except CardgamesError:
-            return None, f"the Lead tag {text!r} is not a card: no lead at the table marked"
-    else:
-        try:
-            play = game.play
-            first = game.opening_leader
-        except PBNError as err:
-            return None, f"the Play section cannot be read ({err.message}): no lead marked"
-        if not play:
-            return None, None
-        if first is not None and first != leader:
-            return None, (f"the Play section is led by {first.letter}, not by declarer's "
-                          f"left-hand opponent {leader.letter}: no lead at the table marked")
-        card = play[0]
-    if card not in hand:
-        return None, (f"the lead at the table, {card}, is not in {leader.letter}'s hand: no "
-                      f"lead at the table marked")
-    return card, None
 
 
 def _open_output(path: str, option: str, created: list[str]) -> TextIO:
