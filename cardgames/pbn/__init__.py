@@ -120,18 +120,40 @@ from __future__ import annotations
 
 import io
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
 from os import PathLike
 from typing import Any, BinaryIO, TextIO, TypeVar
 
-from .auction import Auction
-from .cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
-from .errors import CardgamesError, ParseError, PBNError
-from .hands import Deal
-from .play import trick_winner
+from ..auction import Auction
+from ..cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
+from ..errors import CardgamesError, ParseError, PBNError
+from ..hands import Deal
+from ..play import trick_winner
+from .text import (
+    COMMENT_START,
+    EXCERPT,
+    NAME_FULL,
+    SPECIAL,
+    TAG_LINE,
+    TAG_PAIR,
+    WS,
+    Unit,
+    brace_open_after,
+    check_data,
+    decode_line,
+    escape,
+    excerpt,
+    match_end,
+    only_comments,
+    parse_tag,
+    short,
+    skip_comment,
+    strip_comments,
+    unclosed_brace,
+    unescape,
+)
 
 __all__ = ["Tag", "Game", "PBNReader", "load", "loads", "load_path", "dump", "dumps",
            "play_section", "write_back", "rewrite", "DEFAULT_DIRECTIVES"]
@@ -162,148 +184,12 @@ _BOARD_DIGITS = 9
 _VULNERABILITY = {"NONE": "none", "LOVE": "none", "-": "none", "NS": "ns", "EW": "ew",
                   "ALL": "both", "BOTH": "both"}
 
-# ---------------------------------------------------------------------------
-# Lexical pieces
-# ---------------------------------------------------------------------------
 
-_NAME = re.compile(r"[A-Za-z0-9_]+")
-_NAME_FULL = re.compile(r"[A-Za-z0-9_]+\Z")
-# A quoted string: backslash escapes any character but a newline.  Unescaping only
-# turns \" and \\ into " and \ (see _unescape), because PBN's own tables write lone
-# backslashes (``Result\2R`` in an OptimumResultTable header).  The patterns are
-# "unrolled" (runs of plain characters between escapes): the plain alternation
-# (?:[^"\\]|\\.)* steps through a 70-character deal one character at a time and is
-# five times slower.
-_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
-_TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"[ \t]*\]')
-# A tag pair whose tokens stand on several lines (PBN's import format lets any white space,
-# line breaks included, separate tokens; the lenient reader joins such lines).
-_TAG_PAIR_LINES = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"\s*\]')
-# The export layout of a tag line, matched whole: the fast path of the reader.
-_TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\]*(?:\\.[^"\\]*)*)"\]\Z')
-# ``\#`` at the start of a value is a ``#`` that is text: how the writer keeps a value
-# ``"#"`` or ``"##..."`` (made by ``"###"``, or in code) from reading back as inheritance.
-_UNESCAPE = re.compile(r'\\([\\"])|\A\\(#)')
-# A backslash needs escaping only where a reader would take it for an escape.
-_ESCAPE = re.compile(r'"|\\(?=[\\"]|\Z)|\A\\(?=#)')
-_WS = re.compile(r"\s*")
-_BLANKS = re.compile(r"[ \t]*")
-_SPECIAL = re.compile(r'[\[{;"]')
-_COMMENT_START = re.compile(r"[{;]")
+# The game's own patterns: tokens of the Auction and Play sections, and contracts.
 _NOTE_OR_NAG = re.compile(r"=\d+=|\$\d+")
 _CONTRACT = re.compile(r"([1-7])(NT|N|[SHDC])(X{0,2})\Z", re.IGNORECASE)
 _END_POSITION_CONTRACT = re.compile(r"()(NT|N|[SHDC])\Z", re.IGNORECASE)
 _BID = re.compile(r"([1-7])(NT|N|[SHDC])\Z", re.IGNORECASE)
-
-
-def _unescape(value: str) -> str:
-    return _UNESCAPE.sub(lambda m: m.group(1) or m.group(2), value) if "\\" in value else value
-
-
-def _escape(value: str) -> str:
-    escaped = _ESCAPE.sub(lambda m: "\\" + m.group(), value)
-    if value == "#" or value.startswith("##"):
-        return "\\" + escaped  # text, not inheritance (see _UNESCAPE)
-    return escaped
-
-
-def _skip_comment(text: str, i: int) -> int:
-    """``text[i]`` opens a comment; return the index just after it.  A ``;`` comment
-    stops at the end of its physical line."""
-    if text[i] == "{":
-        j = text.find("}", i + 1)
-        return len(text) if j < 0 else j + 1
-    j = text.find("\n", i)
-    return len(text) if j < 0 else j
-
-
-def _unclosed_brace(text: str) -> int | None:
-    """Index of a ``{`` comment still open at the end of ``text``, else None.
-    ``;`` comments and quoted strings are skipped, so braces inside them do not count."""
-    i = 0
-    n = len(text)
-    while True:
-        m = _SPECIAL.search(text, i)
-        if m is None:
-            return None
-        i = m.start()
-        ch = text[i]
-        if ch == "{":
-            j = text.find("}", i + 1)
-            if j < 0:
-                return i
-            i = j + 1
-        elif ch == ";":
-            j = text.find("\n", i)
-            if j < 0:
-                return None
-            i = j + 1
-        elif ch == '"':
-            s = _STRING.match(text, i)
-            i = s.end() if s else i + 1  # an unterminated string is reported later
-        else:
-            i += 1
-        if i >= n:
-            return None
-
-
-def _brace_open_after(line: str, in_brace: bool) -> bool:
-    """Whether a ``{`` comment is open at the end of one line, ``in_brace`` saying whether
-    one was open at its start."""
-    i = 0
-    if in_brace:
-        j = line.find("}")
-        if j < 0:
-            return True
-        i = j + 1
-    return _unclosed_brace(line[i:]) is not None
-
-
-def _end(pattern: re.Pattern[str], text: str, i: int = 0) -> int:
-    """Where a match of ``pattern`` (one that cannot fail, such as ``\\s*``) at ``i`` ends."""
-    m = pattern.match(text, i)
-    assert m is not None
-    return m.end()
-
-
-def _only_comments(text: str, i: int = 0) -> bool:
-    """True if ``text[i:]`` holds nothing but whitespace and comments."""
-    n = len(text)
-    i = _end(_WS, text, i)
-    while i < n and text[i] in "{;":
-        i = _end(_WS, text, _skip_comment(text, i))
-    return i >= n
-
-
-def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
-    """Remove the comments (and a ``%`` line) from one line of an Auction or Play section
-    (which hold no quoted strings); ``in_brace`` says whether a ``{`` comment is open from an earlier
-    line.  Returns the text and the new state."""
-    if not in_brace and line.startswith("%"):
-        return "", False
-    out: list[str] = []
-    i = 0
-    n = len(line)
-    while i < n:
-        if in_brace:
-            j = line.find("}", i)
-            if j < 0:
-                return " ".join(out), True
-            in_brace = False
-            i = j + 1
-            continue
-        m = _COMMENT_START.search(line, i)
-        if m is None:
-            out.append(line[i:])
-            break
-        out.append(line[i:m.start()])
-        if m.group() == ";":
-            break
-        in_brace = True
-        i = m.end()
-    return " ".join(out), in_brace
-
-
 # ---------------------------------------------------------------------------
 # The data model
 # ---------------------------------------------------------------------------
@@ -340,8 +226,8 @@ class Tag:
         """The tag pair as the writer prints it: ``[Name "value"]``, escaped (as the file
         had it, for a tag read from a file and not changed)."""
         escaped = self.escaped
-        if escaped is None or "\n" in escaped or _unescape(escaped) != self.value:
-            escaped = _escape(self.value)
+        if escaped is None or "\n" in escaped or unescape(escaped) != self.value:
+            escaped = escape(self.value)
         return f'[{self.name} "{escaped}"]'
 
     def to_pbn(self) -> str:
@@ -369,29 +255,29 @@ def _check_tag(tag: Tag) -> None:
     """Refuse a hand-made tag that the writer could not write back faithfully."""
     if not isinstance(tag, Tag):
         raise TypeError(f"expected a Tag, got {type(tag).__name__}")
-    if not _NAME_FULL.match(tag.name):
-        raise ValueError(f"bad tag name {_short(tag.name)}: use letters, digits and '_'")
+    if not NAME_FULL.match(tag.name):
+        raise ValueError(f"bad tag name {short(tag.name)}: use letters, digits and '_'")
     if "\n" in tag.value or "\r" in tag.value:
         raise ValueError(f"the value of tag {tag.name} spans lines")
     checked: list[str] = []  # the section with its '%' lines blanked, for the data checks
     for i, line in enumerate(tag.section):
         if "\n" in line or "\r" in line:
-            raise ValueError(f"section line {_short(line)} of tag {tag.name} holds a line break")
-        in_brace = i > 0 and _unclosed_brace("\n".join(tag.section[:i])) is not None
+            raise ValueError(f"section line {short(line)} of tag {tag.name} holds a line break")
+        in_brace = i > 0 and unclosed_brace("\n".join(tag.section[:i])) is not None
         if not in_brace and not line.strip():
             raise ValueError(f"section line {i + 1} of tag {tag.name} is empty (outside a "
                              "'{...}' comment an empty line ends the game)")
         checked.append("" if not in_brace and line.startswith("%") else line)
     if tag.section:
         last = tag.section[-1]
-        if checked[-1] == "" or _only_comments(last):
+        if checked[-1] == "" or only_comments(last):
             raise ValueError(f"the last section line of tag {tag.name} holds only comments; "
                              "it would read back as a comment of the next tag")
-        unit = _Unit(list(enumerate(checked, 1)), None)
-        if _unclosed_brace(unit.text) is not None:
+        unit = Unit(list(enumerate(checked, 1)), None)
+        if unclosed_brace(unit.text) is not None:
             raise ValueError(f"the section of tag {tag.name} leaves a '{{' comment open")
         try:
-            _check_data(unit, 0)
+            check_data(unit, 0)
         except PBNError as err:
             raise ValueError(f"the section of tag {tag.name} would not read back: "
                              f"{err.reason}") from None
@@ -418,8 +304,8 @@ def _comment_units(block: str) -> int | None:
                 units += 1
                 continue
         unit = line if unit is None else unit + "\n" + line
-        if _unclosed_brace(unit) is None:
-            if not _only_comments(unit):
+        if unclosed_brace(unit) is None:
+            if not only_comments(unit):
                 return None
             units += 1
             unit = None
@@ -434,7 +320,7 @@ def _check_comment(block: str, where: str, *, block_of_lines: bool = False) -> N
     if units is None or (units != 1 and not block_of_lines):
         expected = ("comment lines" if block_of_lines
                     else "one '{...}' or '; ...' comment, spanning lines only inside braces")
-        raise ValueError(f"{_short(block)} (near {where}) would not read back: expected {expected}")
+        raise ValueError(f"{short(block)} (near {where}) would not read back: expected {expected}")
 
 
 class Game:
@@ -607,8 +493,8 @@ class Game:
         if index is None:
             # An inherited tag has no line of its own: name the game's.
             line = tag.line if tag.line is not None else self.line
-            return PBNError(message, text=_excerpt(tag.tag_line), line=line, source=self.source)
-        return PBNError(message, text=_excerpt(tag.section[index]), line=tag._section_line(index),
+            return PBNError(message, text=excerpt(tag.tag_line), line=line, source=self.source)
+        return PBNError(message, text=excerpt(tag.section[index]), line=tag._section_line(index),
                         source=self.source)
 
     def _seat(self, name: str) -> Seat | None:
@@ -618,7 +504,7 @@ class Game:
         if name == "Declarer" and value.startswith("^"):
             value = value[1:]  # an irregular declarer (PBN 2.1 section 3.9): still the seat
         if len(value) != 1 or value.upper() not in "NESW":
-            raise self._error(tag, f"{name} must be N, E, S or W, not {_short(value)}")
+            raise self._error(tag, f"{name} must be N, E, S or W, not {short(value)}")
         return Seat.parse(value)
 
     @property
@@ -645,7 +531,7 @@ class Game:
             return Deal.from_pbn(value)
         except ParseError as err:
             where = "" if err.position is None else f" (column {err.position + 1} of the deal)"
-            raise self._error(tag, f"bad deal: {_excerpt(err.message)}{where}") from err
+            raise self._error(tag, f"bad deal: {excerpt(err.message)}{where}") from err
         except CardgamesError as err:
             # Teaching files (BridgeComposer) write a hand they do not show as "..." (no
             # cards), which makes unequal hands; read such hands as unknown ("-").
@@ -657,7 +543,7 @@ class Game:
                     return Deal.from_pbn(f"{value[:colon + 1]}{shown}")
                 except CardgamesError:
                     pass
-            raise self._error(tag, f"impossible deal: {_excerpt(str(err))}") from err
+            raise self._error(tag, f"impossible deal: {excerpt(str(err))}") from err
 
     @property
     def board(self) -> int | None:
@@ -680,7 +566,7 @@ class Game:
         if len(value.lstrip("0")) > _BOARD_DIGITS:
             # int() refuses more than 4,300 digits, with a ValueError that would end the
             # file; no board numbers so high in any case.
-            raise self._error(tag, f"Board number {_short(value)} is too large (more than "
+            raise self._error(tag, f"Board number {short(value)} is too large (more than "
                               f"{_BOARD_DIGITS} digits)")
         return int(value.lstrip("0") or "0")
 
@@ -707,7 +593,7 @@ class Game:
             return None
         vul = _VULNERABILITY.get(value.upper())
         if vul is None:
-            raise self._error(tag, f"Vulnerable must be None, NS, EW or All, not {_short(value)}")
+            raise self._error(tag, f"Vulnerable must be None, NS, EW or All, not {short(value)}")
         return vul
 
     @property
@@ -731,7 +617,7 @@ class Game:
             if _END_POSITION_CONTRACT.match(value):
                 return value  # only the trump suit, as an end position may give (3.10)
             raise self._error(tag, "Contract must look like 4S, 3NTX, 6HXX or Pass, "
-                              f"not {_short(value)}")
+                              f"not {short(value)}")
         return value
 
     def _from_auction(self) -> tuple[str, Seat | None] | None:
@@ -824,7 +710,7 @@ class Game:
             else:
                 m = _BID.match(word)
                 if m is None:
-                    raise self._error(tag, f"{_short(token)} is not a call", index)
+                    raise self._error(tag, f"{short(token)} is not a call", index)
                 strain = "NT" if m.group(2) in ("N", "NT") else m.group(2)
                 calls.append(m.group(1) + strain)
         return tuple(calls)
@@ -887,7 +773,7 @@ class Game:
             try:
                 cells.append((Card.parse(token), index))
             except ParseError:
-                raise self._error(tag, f"{_short(token)} is not a card", index) from None
+                raise self._error(tag, f"{short(token)} is not a card", index) from None
         if all(card is None for card, _ in cells):
             return ()
         first = self.opening_leader
@@ -932,7 +818,7 @@ class Game:
         index of its section line."""
         in_brace = False
         for index, line in enumerate(tag.section):
-            text, in_brace = _strip_comments(line, in_brace)
+            text, in_brace = strip_comments(line, in_brace)
             for token in _NOTE_OR_NAG.sub(" ", text).split():
                 if token[0] == "^":  # an irregularity (^R a revoke, ^L a lead out of turn)
                     continue
@@ -983,7 +869,7 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{t.name}={_short(t.value)}" for t in self._tags[:4])
+        shown = ", ".join(f"{t.name}={short(t.value)}" for t in self._tags[:4])
         more = ", ..." if len(self._tags) > 4 else ""
         where = "" if self.line is None else f" line {self.line}"
         return f"<Game{where}: {shown}{more}>"
@@ -1030,40 +916,6 @@ def play_section(cards: Iterable[CardLike], leader: SeatLike, strain: StrainLike
 # Reading
 # ---------------------------------------------------------------------------
 
-class _Unit:
-    """Consecutive physical lines read as one piece: a single line, or the lines a
-    ``{`` comment spans.  Knows how to turn a position back into a line number."""
-
-    __slots__ = ("numbers", "lines", "text", "source", "joined", "_starts")
-
-    def __init__(self, numbered: list[tuple[int, str]], source: str | None, *,
-                 joined: bool = False):
-        self.numbers = [n for n, _ in numbered]
-        self.lines = [t for _, t in numbered]
-        self.text = "\n".join(self.lines)
-        self.source = source
-        self.joined = joined  # lines joined to complete a tag pair broken over them
-        self._starts: list[int] | None = None  # where each line starts in text
-
-    def row(self, pos: int) -> int:
-        """The line of ``text[pos]`` (0 for the first): found by bisection, not by counting
-        from the start, since a line holding many tags asks once per tag."""
-        if len(self.lines) == 1:
-            return 0
-        if self._starts is None:
-            starts = [0]
-            for line in self.lines[:-1]:
-                starts.append(starts[-1] + len(line) + 1)
-            self._starts = starts
-        return bisect_right(self._starts, pos) - 1
-
-    def error(self, pos: int, message: str) -> PBNError:
-        row = self.row(pos)
-        column = pos - (self.text.rfind("\n", 0, pos) + 1)
-        return PBNError(message, text=_excerpt(self.lines[row], column), line=self.numbers[row],
-                        source=self.source)
-
-
 _TAG_NEW = Tag.__new__
 (_SET_NAME, _SET_VALUE, _SET_SECTION, _SET_COMMENTS, _SET_TRAILING, _SET_LINE,
  _SET_NUMBERS, _SET_ESCAPED) = (getattr(Tag, f).__set__ for f in (
@@ -1100,7 +952,7 @@ class _Builder:
         # Each tag: [name, value, line, comments, trailing, section lines, their numbers,
         # escaped value], the section and numbers None until the tag has a section.
         self.tags: list[list] = []
-        self.pending: list[_Unit] = []  # comment-only units not yet placed
+        self.pending: list[Unit] = []  # comment-only units not yet placed
         self.end = line  # the last line that held a tag or section data
 
     def add_tag(self, name: str, value: str, line: int, leading: str | None,
@@ -1138,87 +990,30 @@ class _Builder:
         return game
 
 
-def _parse_tag(unit: _Unit, i: int) -> tuple[str, str, int, str | None]:
-    """Read the tag pair at ``unit.text[i] == '['``; return name, value, end index and the
-    value as written when it holds an escape (else None)."""
-    text = unit.text
-    m = _TAG_PAIR.match(text, i)
-    if m is None and unit.joined:
-        m = _TAG_PAIR_LINES.match(text, i)
-    if m:
-        written = m.group(2)
-        if "\\" in written:
-            return m.group(1), _unescape(written), m.end(), written
-        return m.group(1), written, m.end(), None
-    # Not well formed: find out what is wrong, for a precise message.
-    n = len(text)
-    j = _end(_BLANKS, text, i + 1)
-    name_match = _NAME.match(text, j)
-    if name_match is None:
-        if j >= n or text[j] in '"]\n':
-            raise unit.error(i, "tag without a name")
-        raise unit.error(j, f"bad character {text[j]!r} in a tag name (letters, digits, '_')")
-    name = name_match.group()
-    j = name_match.end()
-    if j < n and text[j] not in ' \t"]\n':
-        raise unit.error(j, f"bad character {text[j]!r} in a tag name (letters, digits, '_')")
-    j = _end(_BLANKS, text, j)
-    if j >= n or text[j] != '"':
-        raise unit.error(i, f"the value of tag {_excerpt(name)} must be in double quotes")
-    value_match = _STRING.match(text, j)
-    if value_match is None:
-        raise unit.error(j, f"missing closing quote in the value of tag {_excerpt(name)}")
-    j = _end(_BLANKS, text, value_match.end())
-    if j >= n or text[j] in "\n{;[":
-        raise unit.error(i, f"unclosed tag {_excerpt(name)}: ']' missing")
-    raise unit.error(j, f"unexpected text after the value of tag {_excerpt(name)}, expected ']'")
-
-
-def _check_data(unit: _Unit, i: int) -> None:
-    """Section data must not hold a ``[`` (a tag starts its own line) or an unterminated
-    string."""
-    text = unit.text
-    while True:
-        m = _SPECIAL.search(text, i)
-        if m is None:
-            return
-        i = m.start()
-        ch = text[i]
-        if ch == "[":
-            raise unit.error(i, "a tag must start its line; '[' found among section data")
-        if ch == '"':
-            s = _STRING.match(text, i)
-            if s is None:
-                raise unit.error(i, "missing closing quote in section data")
-            i = s.end()
-        else:
-            i = _skip_comment(text, i)
-
-
-def _apply_unit(builder: _Builder, unit: _Unit) -> None:
+def _apply_unit(builder: _Builder, unit: Unit) -> None:
     """Classify a unit (comments only, tags, or section data) and add it to the game."""
     text = unit.text
     n = len(text)
-    i = _end(_WS, text)
+    i = match_end(WS, text)
     while i < n and text[i] in "{;":
-        i = _end(_WS, text, _skip_comment(text, i))
+        i = match_end(WS, text, skip_comment(text, i))
     if i >= n:
         builder.pending.append(unit)
         return
     if text[i] != "[":
         if not builder.tags:
             raise unit.error(i, "section data before the first tag of the game")
-        _check_data(unit, i)
+        check_data(unit, i)
         builder.add_data(unit.lines, unit.numbers)
         return
     leading = text[:i].strip() or None
     while True:
-        name, value, end, escaped = _parse_tag(unit, i)
+        name, value, end, escaped = parse_tag(unit, i)
         line = unit.numbers[unit.row(i)]
-        data_at = _end(_WS, text, end)
+        data_at = match_end(WS, text, end)
         j = data_at
         while j < n and text[j] in "{;":
-            j = _end(_WS, text, _skip_comment(text, j))
+            j = match_end(WS, text, skip_comment(text, j))
         if j < n and text[j] == "[":  # another tag on the same line
             builder.add_tag(name, value, line, leading, text[end:j].strip() or None, escaped)
             leading = None
@@ -1230,7 +1025,7 @@ def _apply_unit(builder: _Builder, unit: _Unit) -> None:
             return
         # Data after the tag on its line: it starts the tag's section.
         builder.add_tag(name, value, line, leading, None, escaped)
-        _check_data(unit, data_at)
+        check_data(unit, data_at)
         row = unit.row(data_at)
         rest = text[data_at:].split("\n")
         builder.add_data(rest, unit.numbers[row:row + len(rest)])
@@ -1238,8 +1033,8 @@ def _apply_unit(builder: _Builder, unit: _Unit) -> None:
 
 
 def _unterminated(numbered: list[tuple[int, str]], source: str | None) -> PBNError:
-    unit = _Unit(numbered, source)
-    pos = _unclosed_brace(unit.text)
+    unit = Unit(numbered, source)
+    pos = unclosed_brace(unit.text)
     return unit.error(pos or 0, "unterminated '{' comment (no '}' before the end of the game)")
 
 
@@ -1270,9 +1065,6 @@ MAX_RUN_LINES = 100_000
 
 #: How much a file is read at a time (lines are cut from these pieces).
 _CHUNK = 1 << 16
-
-# A line end: LF, CRLF or a lone CR (an old Mac's), mixed as a file has them.
-_LINE_ENDS_B = re.compile(rb"(?<=\n)|(?<=\r)(?!\n)")
 _LINE_ENDS_S = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 
 
@@ -1319,10 +1111,10 @@ def _split_lines(pieces: Iterable[Any], *, chunks: bool) -> Iterator[Any]:
                 raise _too_long(line)
             yield line
         if nul >= 0:  # ``rest`` is the line holding it, up to it
-            text = _decode_line(bytes(rest[-_EXCERPT:])) if binary else rest[-_EXCERPT:]
+            text = decode_line(bytes(rest[-EXCERPT:])) if binary else rest[-EXCERPT:]
             raise _Unreadable("a NUL character: this is not a PBN text file (a binary "
                               "file, or text in UTF-16?); reading stops here",
-                              _excerpt(text[:-1] + "<NUL>", len(text)))
+                              excerpt(text[:-1] + "<NUL>", len(text)))
         if rest is not None and len(rest) > MAX_LINE:
             raise _too_long(rest)
     if rest:
@@ -1330,10 +1122,10 @@ def _split_lines(pieces: Iterable[Any], *, chunks: bool) -> Iterator[Any]:
 
 
 def _too_long(line: Any) -> _Unreadable:
-    text = _decode_line(bytes(line[:200])) if isinstance(line, (bytes, bytearray)) \
+    text = decode_line(bytes(line[:200])) if isinstance(line, (bytes, bytearray)) \
         else line[:200]
     return _Unreadable(f"line longer than {MAX_LINE:,} characters: not a PBN text file; "
-                       "reading stops here", _excerpt(text))
+                       "reading stops here", excerpt(text))
 
 
 def _read_pieces(read: Callable[[int], Any]) -> Iterator[Any]:
@@ -1345,23 +1137,6 @@ def _read_pieces(read: Callable[[int], Any]) -> Iterator[Any]:
         yield piece
 
 
-#: The most characters of the file's text an error message quotes.
-_EXCERPT = 100
-
-
-def _excerpt(text: str, pos: int = 0) -> str:
-    """``text`` if short, else about :data:`_EXCERPT` characters of it around ``pos``, with
-    ``...`` where it was cut: what a message quotes of a line that may be a megabyte."""
-    if len(text) <= _EXCERPT:
-        return text
-    start = max(0, min(pos - _EXCERPT // 4, len(text) - _EXCERPT))
-    end = start + _EXCERPT
-    return ("..." if start > 0 else "") + text[start:end] + ("..." if end < len(text) else "")
-
-
-def _short(value: str) -> str:
-    """``repr`` of a value for a message, cut to an excerpt if long."""
-    return repr(_excerpt(value))
 _CHARSET = re.compile(rb"charset\s*=\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _LATIN1_NAMES = {b"iso-8859-1", b"iso8859-1", b"latin-1", b"latin1", b"l1", b"iso_8859-1",
                  b"windows-1252", b"cp1252"}
@@ -1400,7 +1175,7 @@ class _RawLines:
                 except UnicodeDecodeError as err:
                     raise _Unreadable(f"not {encoding} text ({err.reason} at byte "
                                       f"{err.start + 1} of the line); reading stops here",
-                                      _excerpt(piece.decode("latin-1"), err.start)) from None
+                                      excerpt(piece.decode("latin-1"), err.start)) from None
             elif piece.isascii():
                 yield piece.decode("ascii")
             else:
@@ -1442,7 +1217,7 @@ class _RawLines:
 
 def _broken_tag(line: str) -> bool:
     """A line that opens a tag pair and does not close it (its tokens go on below)."""
-    return line.lstrip().startswith("[") and "]" not in line and not _COMMENT_START.search(line)
+    return line.lstrip().startswith("[") and "]" not in line and not COMMENT_START.search(line)
 
 
 #: The most lines a ``{`` comment may span: a comment still open after so many lines is
@@ -1563,7 +1338,7 @@ class PBNReader:
                         self._unreadable = PBNError(
                             f"{MAX_RUN_LINES:,} {'empty' if empty else 'non-empty'} lines in "
                             f"a row: not a PBN file of games (a game ends at an empty line); "
-                            f"reading stops here", text=_excerpt(text.rstrip("\r\n")),
+                            f"reading stops here", text=excerpt(text.rstrip("\r\n")),
                             line=number, source=self.source)
                         return
                 else:
@@ -1615,8 +1390,8 @@ class PBNReader:
                         last = number
                         # Only the new line is scanned: a brace is the one state a comment
                         # carries from line to line (strings and ';' comments end with it).
-                        if "}" in line and not _brace_open_after(line, True):
-                            unit = _Unit(open_unit, source)
+                        if "}" in line and not brace_open_after(line, True):
+                            unit = Unit(open_unit, source)
                             open_unit = None
                             assert builder is not None  # made by the line that opened it
                             _apply_unit(builder, unit)
@@ -1634,12 +1409,12 @@ class PBNReader:
                             continue
                         numbered_tag, tag_unit = tag_unit, None
                         assert builder is not None
-                        _apply_unit(builder, _Unit(numbered_tag, source, joined=True))
+                        _apply_unit(builder, Unit(numbered_tag, source, joined=True))
                         continue
                     if tag_unit is not None:  # an empty line before the tag pair closed
                         numbered_tag, tag_unit = tag_unit, None
                         assert builder is not None
-                        _apply_unit(builder, _Unit(numbered_tag, source, joined=True))
+                        _apply_unit(builder, Unit(numbered_tag, source, joined=True))
                     if not line or line.isspace():
                         blanks += 1
                         if in_head:
@@ -1671,31 +1446,31 @@ class PBNReader:
                             raw.append((number, line))
                         if builder is None:
                             builder = _Builder(number)
-                        builder.pending.append(_Unit([(number, line)], source))
+                        builder.pending.append(Unit([(number, line)], source))
                         continue
                     in_head = False
                     if keep and len(raw) < _RAW_LIMIT:
                         raw.append((number, line))
                     if builder is None:
                         builder = _Builder(number)
-                    m = _TAG_LINE.match(line)
+                    m = TAG_LINE.match(line)
                     if m is not None:  # the common case, an export-style tag line
                         name, value = m.groups()
                         if "\\" in value:
-                            builder.add_tag(name, _unescape(value), number, None, None, value)
+                            builder.add_tag(name, unescape(value), number, None, None, value)
                         else:
                             builder.add_tag(name, value, number, None, None)
-                    elif _SPECIAL.search(line) is None:
+                    elif SPECIAL.search(line) is None:
                         if not builder.tags:
-                            raise _Unit([(number, line)], source).error(
+                            raise Unit([(number, line)], source).error(
                                 0, "section data before the first tag of the game")
                         builder.add_data([line], [number])
-                    elif "{" in line and _unclosed_brace(line) is not None:
+                    elif "{" in line and unclosed_brace(line) is not None:
                         open_unit = [(number, line)]
                     elif keep and _broken_tag(line):
                         tag_unit = [(number, line)]
                     else:
-                        _apply_unit(builder, _Unit([(number, line)], source))
+                        _apply_unit(builder, Unit([(number, line)], source))
                 except PBNError as err:
                     if self.strict:
                         raise err
@@ -1762,7 +1537,7 @@ class PBNReader:
                 raise _unterminated(open_unit, source)
             if tag_unit is not None:
                 assert builder is not None
-                _apply_unit(builder, _Unit(tag_unit, source, joined=True))
+                _apply_unit(builder, Unit(tag_unit, source, joined=True))
             if builder is not None and failure is None:
                 game = self._finish(builder, last)
                 if game is not None:
@@ -1978,7 +1753,7 @@ def load_path(path: str | PathLike[str], *, encoding: str | None = None, strict:
 
 def _directive_line(directive: str) -> str:
     if "\n" in directive or "\r" in directive:
-        raise ValueError(f"a directive is one line: {_short(directive)}")
+        raise ValueError(f"a directive is one line: {short(directive)}")
     return directive if directive.startswith("%") else "% " + directive
 
 
@@ -2037,13 +1812,6 @@ def _eol(line: bytes) -> bytes:
     return b""
 
 
-def _decode_line(line: bytes) -> str:
-    try:
-        return line.decode("utf-8")
-    except UnicodeDecodeError:
-        return line.decode("latin-1")
-
-
 def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
     """The bytes ``game`` took in its file (:attr:`Game.original`) with ``tags`` put in:
     every other byte as it was, in place.
@@ -2096,9 +1864,9 @@ def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
         assert old.line is not None
         i = old.line - first
         line_end = _eol(lines[i]) or eol
-        text = _decode_line(lines[i])[:len(_decode_line(lines[i])) - len(_eol(lines[i]))]
+        text = decode_line(lines[i])[:len(decode_line(lines[i])) - len(_eol(lines[i]))]
         numbers = list(old.section_line_numbers)
-        span = next((m.span() for m in _TAG_PAIR.finditer(text) if m.group(1) == old.name),
+        span = next((m.span() for m in TAG_PAIR.finditer(text) if m.group(1) == old.name),
                     None)
         if span is not None:
             # The old section goes, but for its '%' lines, and the text after the tag
@@ -2109,7 +1877,7 @@ def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
             out[i] = [encode(head, tag.name) + line_end]
         else:  # a tag pair broken over lines: they all go
             j = i
-            while j + 1 < len(lines) and "]" not in _decode_line(lines[j]):
+            while j + 1 < len(lines) and "]" not in decode_line(lines[j]):
                 out[j + 1] = []
                 j += 1
             out[i] = [encode(tag.tag_line, tag.name) + line_end]
