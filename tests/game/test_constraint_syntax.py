@@ -1,0 +1,92 @@
+"""cardgames.constraint_syntax: the text syntax of constraints, read into the constraint
+objects, and its errors (naming the text and the column)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardgames.constraint_syntax import parse_constraint
+from cardgames.constraints import (
+    HCP,
+    AllOf,
+    AnyOf,
+    Holds,
+    Lacks,
+    Length,
+    Not,
+    Shape,
+    balanced,
+    unbalanced,
+)
+from cardgames.errors import ParseError
+
+
+def test_module_doctests_pass():
+    import doctest
+
+    import cardgames.constraint_syntax as syntax_module
+    failures, attempted = doctest.testmod(syntax_module)
+    assert attempted > 0 and failures == 0
+
+
+# ---- the text syntax ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("15-17 hcp, balanced", HCP(15, 17) & balanced()),
+    ("spades>=4", Length("S", 4, 13)),
+    ("5+ hearts", Length("H", 5, 13)),
+    ("hcp<=10, holds SA", HCP(0, 10) & Holds("SA")),
+    ("hcp>12", HCP(13, 37)),
+    ("hcp<12", HCP(0, 11)),
+    ("hcp=8", HCP(8, 8)),
+    ("hcp 6-9", HCP(6, 9)),
+    ("12+ hcp", HCP(12, 37)),
+    ("3 diamonds", Length("D", 3, 3)),
+    ("4-5 clubs", Length("C", 4, 5)),
+    ("S<=2", Length("S", 0, 2)),
+    ("4333", Shape("4333")),
+    ("3433", Shape("4333")),
+    ("shape 5431", Shape("5431")),
+    ("4=4=3=2", Shape("4=4=3=2")),
+    ("5=x=x=x", Shape("5=x=x=x")),
+    ("unbalanced", unbalanced()),
+    ("4333 or 4432 or 5332", balanced()),
+    ("5431 or 4=4=4=1", Shape("5431", "4=4=4=1")),
+    ("not balanced", Not(balanced())),
+    ("holds SA HK", Holds(["SA", "HK"])),
+    ("lacks S10", Lacks("ST")),
+    ("10+ hcp and 5+ spades", HCP(10, 37) & Length("S", 5, 13)),
+    ("11-15 hcp, 5+ spades or 5+ hearts",
+     HCP(11, 15) & (Length("S", 5, 13) | Length("H", 5, 13))),
+    ("(5+ spades, 10+ hcp) or 15+ hcp",
+     AnyOf([AllOf([Length("S", 5, 13), HCP(10, 37)]), HCP(15, 37)])),
+])
+def test_parses_the_text_syntax(text, expected):
+    assert parse_constraint(text) == expected
+
+
+@pytest.mark.parametrize("text, position, fragment", [
+    ("15-17 hcpp", 6, "expected 'hcp' or a suit"),
+    ("spades>=", 8, "expected a number"),
+    ("holds", 5, "expected cards after 'holds'"),
+    ("holds SZ", 6, "not a card"),
+    ("5+ foo", 3, "expected 'hcp' or a suit"),
+    ("4334", 0, "add up to 13"),
+    ("4=4=4=4", 0, "add up to 13"),
+    ("hcp>=40", 5, "at most 37"),
+    ("15-12 hcp", 0, "empty range"),
+    ("spades>=4,", 10, "expected a term"),
+    ("balancd", 0, "unknown word 'balancd'"),
+    ("12+ hcp @", 8, "unexpected character '@'"),
+    ("12+ hcp 5+ spades", 8, "separate terms with commas"),
+    ("", 0, "empty constraint"),
+    ("(5+ spades", 10, "expected ')'"),
+])
+def test_parse_errors_name_the_text_and_the_column(text, position, fragment):
+    with pytest.raises(ParseError) as info:
+        parse_constraint(text)
+    err = info.value
+    assert fragment in err.message
+    assert err.text == text
+    assert err.position == position
+    assert f"column {position + 1}" in str(err)

@@ -1,0 +1,39 @@
+"""cardgames.constraints: the constraint objects -- their text form reads back as the same
+constraint, and their batch (numpy) test agrees with the per-hand test."""
+
+from __future__ import annotations
+
+import numpy as np
+from constraint_strategies import constraints
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardgames import Card, Hand
+from cardgames.constraint_syntax import parse_constraint
+from cardgames.evaluation import Features
+
+
+def test_module_doctests_pass():
+    import doctest
+
+    import cardgames.constraints as constraints_module
+    failures, attempted = doctest.testmod(constraints_module)
+    assert attempted > 0 and failures == 0
+
+
+@given(constraints())
+@settings(max_examples=200, deadline=None)
+def test_text_form_round_trips(c):
+    assert parse_constraint(str(c)) == c
+
+
+@given(constraints(), st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True))
+@settings(max_examples=200, deadline=None)
+def test_batch_test_agrees_with_the_per_hand_test(c, indices):
+    hand = Hand.from_cards(Card.from_index(i) for i in indices)
+    held = np.zeros((1, 52), dtype=bool)
+    held[0, indices] = True
+    mask = c._mask(Features(held))
+    assert bool(mask[0]) == c.accepts(hand)
+
+
