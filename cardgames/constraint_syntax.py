@@ -63,7 +63,7 @@ from .constraints import (
     balanced,
     unbalanced,
 )
-from .errors import ParseError
+from .errors import ParseError, excerpt
 from .evaluation import MAX_CONTROLS, MAX_HCP, MAX_LTC, MAX_POINTS, MAX_QUALITY, MAX_SUIT_HCP
 
 __all__ = ["parse_constraint"]
@@ -99,13 +99,18 @@ class _Tok:
     pos: int
 
 
+def _quoted(text: str) -> str:
+    """A word of the text as a message quotes it: an excerpt, should the word be long."""
+    return repr(excerpt(text))
+
+
 def _tokenise(text: str) -> list[_Tok]:
     out = []
     i = 0
     while i < len(text):
         m = _TOKEN.match(text, i)
         if m is None:
-            raise ParseError(f"unexpected character {text[i]!r}", text, i)
+            raise ParseError(f"unexpected character {text[i]!r}", excerpt(text, i), i)
         if m.lastgroup != "space":
             out.append(_Tok(m.lastgroup, m.group(), i))  # type: ignore[arg-type]
         i = m.end()
@@ -135,7 +140,7 @@ class _Parser:
 
     def error(self, message: str, tok: _Tok | None = None) -> ParseError:
         t = self.tok if tok is None else tok
-        return ParseError(message, self.text, t.pos)
+        return ParseError(message, excerpt(self.text, t.pos), t.pos)
 
     def is_word(self, *words: str, k: int = 0) -> bool:
         t = self.peek(k) if k else self.tok
@@ -150,7 +155,7 @@ class _Parser:
             self.take()
             parts.append(self.disjunction())
         if self.tok.kind != "end":
-            raise self.error(f"unexpected {self.tok.text!r} (separate terms with commas)")
+            raise self.error(f"unexpected {_quoted(self.tok.text)} (separate terms with commas)")
         return parts[0] if len(parts) == 1 else AllOf(parts)
 
     def disjunction(self) -> Constraint:
@@ -213,17 +218,17 @@ class _Parser:
                 return self.shape(s)
             if t.text.upper() in _SUIT_WORDS:
                 return self.after_subject(t, self.subject())
-            raise self.error(f"unknown word {t.text!r} (expected hcp, a suit, a shape, "
+            raise self.error(f"unknown word {_quoted(t.text)} (expected hcp, a suit, a shape, "
                              f"balanced, holds, lacks, ltc, controls, tp, dp, quality or top)")
         if t.kind == "end":
             raise self.error("expected a term after the separator")
-        raise self.error(f"unexpected {t.text!r}")
+        raise self.error(f"unexpected {_quoted(t.text)}")
 
     def shape(self, t: _Tok) -> Shape:
         try:
             return Shape(t.text)
         except ParseError as err:
-            raise ParseError(err.message, self.text, t.pos) from None
+            raise self.error(err.message, t) from None
 
     def card_list(self, head: _Tok) -> list[Card]:
         cards: list[Card] = []
@@ -234,11 +239,11 @@ class _Parser:
             try:
                 cards.append(Card.parse(t.text))
             except ParseError:
-                raise self.error(f"not a card: {t.text!r} (write suit then rank, like SA or "
-                                 f"H10)", t) from None
+                raise self.error(f"not a card: {_quoted(t.text)} (write suit then rank, like "
+                                 f"SA or H10)", t) from None
             self.take()
         if not cards:
-            raise self.error(f"expected cards after {head.text!r}, like SA or HK")
+            raise self.error(f"expected cards after {_quoted(head.text)}, like SA or HK")
         return cards
 
     def number(self) -> tuple[int, _Tok]:
@@ -365,7 +370,7 @@ class _Parser:
                 return self.make(subject, n, 99, t)
             return self.make(subject, n, n, t)
         raise self.error(f"expected a comparison (>=, <=, =, <, >) or a number after "
-                         f"{head.text!r}")
+                         f"{_quoted(head.text)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,6 +398,7 @@ def parse_constraint(text: str) -> Constraint:
     if isinstance(text, Constraint):
         return text
     if not isinstance(text, str):
-        raise ParseError(f"cannot make a constraint from {type(text).__name__}", repr(text))
+        raise ParseError(f"cannot make a constraint from {type(text).__name__}",
+                         excerpt(repr(text)))
     return _Parser(text).parse()
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import SUIT_NAMES, Card, CardLike, Suit, cards_text
-from .errors import ParseError
+from .errors import ParseError, excerpt
 from .evaluation import (
     HCP52,
     MAX_CONTROLS,
@@ -292,16 +292,17 @@ def _canonical_pattern(p: str) -> str:
         parts = text.split("=")
         if len(parts) != 4 or not all(re.fullmatch(r"\d{1,2}|x", q) for q in parts):
             raise ParseError("an exact pattern is four lengths S=H=D=C, like 4=4=3=2 or 5=x=x=x",
-                             p)
+                             excerpt(p))
         known = [int(q) for q in parts if q != "x"]
         if any(n > 13 for n in known) or sum(known) > 13 or (len(known) == 4 and sum(known) != 13):
-            raise ParseError("the lengths of a pattern must add up to 13", p)
+            raise ParseError("the lengths of a pattern must add up to 13", excerpt(p))
         return "=".join(str(int(q)) if q != "x" else "x" for q in parts)
     if not re.fullmatch(r"\d{4}", text):
-        raise ParseError("a shape is four digits like 4333, or an exact pattern like 4=4=3=2", p)
+        raise ParseError("a shape is four digits like 4333, or an exact pattern like 4=4=3=2",
+                         excerpt(p))
     digits = sorted((int(d) for d in text), reverse=True)
     if sum(digits) != 13:
-        raise ParseError("the lengths of a shape must add up to 13", p)
+        raise ParseError("the lengths of a shape must add up to 13", excerpt(p))
     return "".join(map(str, digits))
 
 

@@ -90,3 +90,38 @@ def test_parse_errors_name_the_text_and_the_column(text, position, fragment):
     assert err.text == text
     assert err.position == position
     assert f"column {position + 1}" in str(err)
+
+
+# ---- long text: a message quotes an excerpt, not the whole text ------------------------------
+
+def test_an_error_in_a_long_constraint_quotes_an_excerpt_around_the_column():
+    text = "12+ hcp, " * 700 + "frob"
+    with pytest.raises(ParseError) as info:
+        parse_constraint(text)
+    err = info.value
+    assert err.position == text.index("frob")
+    assert f"column {err.position + 1}" in str(err)
+    assert len(str(err)) < 300
+    assert err.text.startswith("...") and err.text.endswith("frob") and len(err.text) <= 110
+
+
+@pytest.mark.parametrize("text", [
+    "x" * 10_000,                          # an unknown word
+    "holds SA " + "q" * 10_000,            # not a card
+    "12+ hcp " + "z" * 10_000,             # no comma before the next term
+    "hcp>=" + "9" * 10_000,                # a number too large
+    "(" * 5_000 + "any" + ")" * 5_000,     # nested too deep
+    "12+ hcp, " * 700 + "@",               # a character the syntax does not use
+    "shape " + "4" * 10_000,               # a shape of too many digits
+])
+def test_errors_in_long_constraints_are_short(text):
+    with pytest.raises(ParseError) as info:
+        parse_constraint(text)
+    assert len(str(info.value)) < 400
+
+
+def test_a_long_value_that_is_not_text_is_quoted_short():
+    with pytest.raises(ParseError) as info:
+        parse_constraint(list(range(10_000)))  # type: ignore[arg-type]
+    assert "cannot make a constraint from list" in str(info.value)
+    assert len(str(info.value)) < 200

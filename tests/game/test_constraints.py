@@ -4,6 +4,7 @@ constraint, and their batch (numpy) test agrees with the per-hand test."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from constraint_strategies import constraints
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -37,3 +38,13 @@ def test_batch_test_agrees_with_the_per_hand_test(c, indices):
     assert bool(mask[0]) == c.accepts(hand)
 
 
+
+
+def test_a_long_bad_shape_pattern_is_quoted_short():
+    from cardgames.constraints import Shape
+    from cardgames.errors import ParseError
+
+    for pattern in ("4" * 10_000, "4=" * 5_000 + "4"):
+        with pytest.raises(ParseError) as info:
+            Shape(pattern)
+        assert len(str(info.value)) < 250
