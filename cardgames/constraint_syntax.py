@@ -34,6 +34,8 @@ five-card major.  ``not`` negates one term.  The terms:
 Malformed text raises :class:`~cardgames.errors.ParseError` naming the offending text and
 its column.  A Python predicate on a hand joins in with :class:`Predicate` (``& Predicate(fn)``);
 a predicate on the whole deal goes to :class:`Sampler` as ``predicate=``.
+:func:`as_constraint` takes a constraint, its text or a predicate on a hand alike: what the
+sampler and the bidding module accept for a hand.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from .constraints import (
     Lacks,
     Length,
     Not,
+    Predicate,
     Shape,
     SuitHCP,
     SuitQuality,
@@ -65,8 +68,9 @@ from .constraints import (
 )
 from .errors import ParseError, excerpt
 from .evaluation import MAX_CONTROLS, MAX_HCP, MAX_LTC, MAX_POINTS, MAX_QUALITY, MAX_SUIT_HCP
+from .hands import Hand
 
-__all__ = ["parse_constraint"]
+__all__ = ["parse_constraint", "as_constraint"]
 
 #: How deep parentheses and ``not`` may nest: far beyond any real constraint, and far
 #: short of Python's recursion limit (the parser and the constraints it builds recurse).
@@ -402,3 +406,23 @@ def parse_constraint(text: str) -> Constraint:
                          excerpt(repr(text)))
     return _Parser(text).parse()
 
+
+def as_constraint(value: Constraint | str | Callable[[Hand], bool]) -> Constraint:
+    """A :class:`~cardgames.constraints.Constraint` from a constraint, its text (read by
+    :func:`parse_constraint`), or a predicate on a hand (made a
+    :class:`~cardgames.constraints.Predicate`).
+
+    >>> as_constraint("15-17 hcp, balanced") == HCP(15, 17) & balanced()
+    True
+
+    :raises ParseError: for malformed text.
+    :raises TypeError: for anything else.
+    """
+    if isinstance(value, Constraint):
+        return value
+    if isinstance(value, str):
+        return parse_constraint(value)
+    if callable(value):
+        return Predicate(value)
+    raise TypeError(f"expected a Constraint, constraint text or a predicate, "
+                    f"got {type(value).__name__}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import warnings
 
-from .constraint_syntax import parse_constraint
+from .constraint_syntax import as_constraint, parse_constraint
 from .constraints import (
     HCP,
     LTC,
@@ -32,7 +32,6 @@ from .constraints import (
     SuitQuality,
     TopHonours,
     TotalPoints,
-    as_constraint,
     balanced,
     unbalanced,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardgames.constraint_syntax import parse_constraint
+from cardgames.constraint_syntax import as_constraint, parse_constraint
 from cardgames.constraints import (
     HCP,
     AllOf,
@@ -14,6 +14,7 @@ from cardgames.constraints import (
     Lacks,
     Length,
     Not,
+    Predicate,
     Shape,
     balanced,
     unbalanced,
@@ -90,6 +91,22 @@ def test_parse_errors_name_the_text_and_the_column(text, position, fragment):
     assert err.text == text
     assert err.position == position
     assert f"column {position + 1}" in str(err)
+
+
+def test_as_constraint_takes_a_constraint_its_text_or_a_predicate():
+    c = HCP(15, 17) & balanced()
+    assert as_constraint(c) is c
+    assert as_constraint("15-17 hcp, balanced") == c
+
+    def long_spades(hand):
+        return hand.length("S") >= 6
+
+    p = as_constraint(long_spades)
+    assert isinstance(p, Predicate) and p.fn is long_spades
+    with pytest.raises(TypeError, match="got int"):
+        as_constraint(3)  # type: ignore[arg-type]
+    with pytest.raises(ParseError, match="column 10"):
+        as_constraint("12+ hcp, frob")
 
 
 # ---- long text: a message quotes an excerpt, not the whole text ------------------------------

@@ -48,3 +48,18 @@ def test_a_long_bad_shape_pattern_is_quoted_short():
         with pytest.raises(ParseError) as info:
             Shape(pattern)
         assert len(str(info.value)) < 250
+
+
+def test_combinations_take_constraints_and_predicates_not_text():
+    from cardgames.constraints import HCP, AllOf, Not, Predicate
+
+    def long_spades(hand):
+        return hand.length("S") >= 6
+
+    both = HCP(12, 37) & long_spades
+    assert isinstance(both, AllOf) and isinstance(both.parts[1], Predicate)
+    # Text is read one layer up (constraint_syntax.as_constraint), not by the combinations.
+    for combine in (lambda: HCP(12, 37) & "5+ spades", lambda: HCP(12, 37) | "5+ spades",
+                    lambda: AllOf(["5+ spades"]), lambda: Not("balanced")):
+        with pytest.raises(TypeError, match="as_constraint"):
+            combine()
