@@ -9,27 +9,27 @@ hold (``and`` also separates them); ``or`` joins alternatives inside one item an
 tighter than the comma, so ``"11-15 hcp, 5+ spades or 5+ hearts"`` means 11-15 points and a
 five-card major.  ``not`` negates one term.  The terms:
 
-========================================  ===============================================
-``15-17 hcp``, ``12+ hcp``, ``hcp>=12``,  high-card points (A=4 K=3 Q=2 J=1), inclusive
+============================================  ===============================================
+``15-17 hcp``, ``12+ hcp``, ``hcp>=12``,      high-card points (A=4 K=3 Q=2 J=1), inclusive
 ``hcp<=10``, ``hcp=8``, ``hcp 6-9``
-``5+ spades``, ``4-5 hearts``,            suit length; suits as words (``spades``,
-``spades>=4``, ``clubs<=2``, ``3 diamonds``  ``spade``), letters ``S H D C`` or symbols
-``4333``, ``5431``                        shape, the suits in any order
-``4=4=3=2``, ``5=x=x=x``                  exact pattern in the order S=H=D=C; ``x`` is any
-``balanced`` / ``unbalanced``             4333, 4432 or 5332 (or not)
-``holds SA``, ``holds SA HK``             these cards are in the hand
-``lacks SA``                              none of these cards is in the hand
-``any``                                   no constraint
-``4+ hcp in spades``, ``hcp in hearts<=2``  high-card points in one suit
-``ltc<=7``, ``7-8 ltc``                   losing-trick count (basic: missing A K Q among
-                                          the top min(length, 3) cards of each suit)
-``5+ controls``, ``controls 3-4``         controls: ace 2, king 1
-``13+ tp``                                hcp + length points (1 per card over four)
-``10-12 dp``                              hcp + shortness points (void 3, singleton 2,
-                                          doubleton 1): dummy points; ``lsp``: both
-``2+ of top 3 spades``, ``top 5 hearts>=3``  how many of the N highest cards of a suit
-``8+ quality hearts``, ``sq spades>=9``   suit quality: length + honours (A K Q J 10)
-========================================  ===============================================
+``5+ spades``, ``4-5 hearts``,                suit length; suits as words (``spades``,
+``spades>=4``, ``clubs<=2``, ``3 diamonds``   ``spade``), letters ``S H D C`` or symbols
+``4333``, ``5431``                            shape, the suits in any order
+``4=4=3=2``, ``5=x=x=x``                      exact pattern in the order S=H=D=C; ``x`` is any
+``balanced`` / ``unbalanced``                 4333, 4432 or 5332 (or not)
+``holds SA``, ``holds SA HK``                 these cards are in the hand
+``lacks SA``                                  none of these cards is in the hand
+``any``                                       no constraint
+``4+ hcp in spades``, ``hcp in hearts<=2``    high-card points in one suit
+``ltc<=7``, ``7-8 ltc``                       losing-trick count (basic: missing A K Q among
+                                              the top min(length, 3) cards of each suit)
+``5+ controls``, ``controls 3-4``             controls: ace 2, king 1
+``13+ tp``                                    hcp + length points (1 per card over four)
+``10-12 dp``                                  hcp + shortness points (void 3, singleton 2,
+                                              doubleton 1): dummy points; ``lsp``: both
+``2+ of top 3 spades``, ``top 5 hearts>=3``   how many of the N highest cards of a suit
+``8+ quality hearts``, ``sq spades>=9``       suit quality: length + honours (A K Q J 10)
+============================================  ===============================================
 
 Malformed text raises :class:`~cardgames.errors.ParseError` naming the offending text and
 its column.  A Python predicate on a hand joins in with :class:`Predicate` (``& Predicate(fn)``);
