@@ -31,14 +31,12 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from bench_env import prefer_checkout
+from dds_peer import Dds, masks
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
+prefer_checkout()
 from cardgames.cards import Card, Seat  # noqa: E402
 from cardgames.hands import Deal, Hand  # noqa: E402
 from cardgames.play import Position  # noqa: E402
@@ -135,9 +133,8 @@ def main() -> int:
 
     print("\nM = 1 (PIMC) against DDS, the same worlds, every legal card of each world:")
     try:
-        from bench_dds import Dds
-        dds = Dds()
-    except SystemExit:
+        dds = Dds()  # one thread
+    except ImportError:
         print("  endplay is not installed: DDS comparison skipped "
               "(pip install 'endplay>=0.5')")
         return 0
@@ -151,9 +148,7 @@ def main() -> int:
         leader = pos.trick_leader
         for d in worlds:
             p = Position(d, "NT", declarer.lho, pos.played)
-            rem = p.remaining_deal()
-            masks = tuple(m for h in rem.hands for m in h.masks)  # type: ignore[union-attr]
-            dl = dds.board_input(masks, 4, int(leader))
+            dl = dds.board_input(masks(p.remaining_deal()), 4, int(leader))
             t = time.perf_counter()
             ours = solver.card_scores(d, "NT", declarer.lho, pos.played)
             ours_facade += time.perf_counter() - t

@@ -19,96 +19,38 @@ status is 1.  Exit status 2: endplay or the compiled ddsolver is missing.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
-import os
 import platform
-import random
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if any(ROOT.joinpath("ddsolver").glob("_core*.so")) or any(
-        ROOT.joinpath("ddsolver").glob("_core*.pyd")):
-    sys.path.insert(0, str(ROOT))  # measure this checkout, not an installed copy
+from bench_deals import shuffled_deals, write_pbn
+from bench_env import ROOT, cpus, die, git_revision, load_average, prefer_checkout
+from dds_peer import SEAT_LETTERS, STRAIN_LETTERS, Dds
 
-
-def die(message: str, status: int = 2) -> None:
-    print(f"bench_cli: {message}", file=sys.stderr)
-    sys.exit(status)
-
-
+prefer_checkout()  # measure this checkout, not an installed copy
 try:
-    from cardgames.cards import ALL_CARDS
-    from cardgames.hands import Deal, Hand
-    from cardgames.scoring import board_dealer, board_vulnerability
     from ddsolver import cli
 except ImportError as err:  # pragma: no cover - an unbuilt checkout
     die(f"cannot import ddsolver ({err}); build it with `python setup.py build_ext --inplace`")
 
 
-def random_deals(n: int, seed: int) -> list[Deal]:
-    rng = random.Random(seed)
-    deals = []
-    for _ in range(n):
-        cards = list(ALL_CARDS)
-        rng.shuffle(cards)
-        deals.append(Deal(tuple(Hand.from_cards(cards[i * 13:(i + 1) * 13]) for i in range(4))))
-    return deals
-
-
-def write_pbn(deals: list[Deal], path: Path) -> None:
-    with path.open("w") as fp:
-        fp.write("% PBN 2.1\n")
-        for board, deal in enumerate(deals, 1):
-            dealer = board_dealer(board)
-            fp.write(f'[Board "{board}"]\n[Dealer "{dealer.letter}"]\n'
-                     f'[Vulnerable "{board_vulnerability(board)}"]\n'
-                     f'[Deal "{deal.to_pbn(dealer)}"]\n\n')
-
-
-_STRAINS = ("S", "H", "D", "C", "NT")  # the order of endplay's rows
-_DDS_BATCH = 32                        # deals per CalcAllTables call (DDS's MAXNOOFTABLES)
-
-
-class Dds:
-    """DDS's CalcAllTables through endplay, with its thread count set per call."""
-
-    def __init__(self) -> None:
-        try:
-            import endplay
-            import endplay._dds as low
-            import endplay.dds as dds
-            from endplay.types import Deal as EDeal
-        except ImportError as err:
-            die(f"endplay is needed for the benchmark ({err}); `pip install '.[bench]'`")
-        self.version = getattr(endplay, "__version__", "?")
-        self._low = low
-        self._dds = dds
-        self._deal = EDeal
-
-    def set_threads(self, n: int) -> None:
-        self._low._dll.SetMaxThreads(ctypes.c_int(n))
-
-    def tables(self, deals: list[Deal]) -> tuple[tuple[float, float],
-                                                  list[dict[str, dict[str, int]]]]:
-        edeals = [self._deal(d.to_pbn()) for d in deals]  # built before the clock
-        # DDS takes at most MAXNOOFTABLES (32) deals a call ("Too many DD tables
-        # requested" past it): larger runs go in batches, as a DDS user's would.
-        start, cpu = time.perf_counter(), time.process_time()
-        results = []
-        for i in range(0, len(edeals), _DDS_BATCH):
-            results.extend(self._dds.calc_all_tables(edeals[i:i + _DDS_BATCH]))
-        elapsed = (time.perf_counter() - start, time.process_time() - cpu)
-        out = []
-        for table in results:
-            rows = table.to_list()  # [strain S H D C NT][seat N E S W]
-            out.append({seat: {strain: rows[s][d] for s, strain in enumerate(_STRAINS)}
-                        for d, seat in enumerate("NESW")})
-        return elapsed, out
+def time_dds(dds: Dds, deals: list) -> tuple[tuple[float, float], list[dict[str, dict[str, int]]]]:
+    """Wall and CPU seconds of DDS's CalcAllTables on ``deals`` (on the threads last set),
+    endplay's conversions included, and the tables as ``{seat: {strain: tricks}}``, the
+    layout of our JSON output."""
+    edeals = [dds.endplay_deal(d.to_pbn()) for d in deals]  # built before the clock
+    start, cpu = time.perf_counter(), time.process_time()
+    results = dds.all_tables(edeals)
+    elapsed = (time.perf_counter() - start, time.process_time() - cpu)
+    out = []
+    for table in results:
+        rows = dds.endplay_table_rows(table)
+        out.append({seat: {strain: rows[d][s] for s, strain in enumerate(STRAIN_LETTERS)}
+                    for d, seat in enumerate(SEAT_LETTERS)})
+    return elapsed, out
 
 
 def run_ours(pbn_path: Path, out_path: Path, jobs: int, tt_mb: int | None
@@ -124,14 +66,6 @@ def run_ours(pbn_path: Path, out_path: Path, jobs: int, tt_mb: int | None
     if status != 0:
         die(f"ddsolver table exited with status {status}", 1)
     return elapsed
-
-
-def git_revision() -> str:
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=10).stdout.strip() or "?"
-    except OSError:
-        return "?"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,8 +86,11 @@ def main(argv: list[str] | None = None) -> int:
 
     command = " ".join(["python", "bench/bench_cli.py",
                         *(argv if argv is not None else sys.argv[1:])])
-    dds = Dds()
-    deals = random_deals(args.deals, args.seed)
+    try:
+        dds = Dds()
+    except ImportError as err:
+        die(str(err))
+    deals = shuffled_deals(args.seed, args.deals)
     disagreements = 0
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench_cli_") as tmp:
@@ -161,21 +98,21 @@ def main(argv: list[str] | None = None) -> int:
         write_pbn(deals, pbn_path)
         # Warm-up outside the timing: import paths, first solver allocation, DDS init.
         warm = Path(tmp) / "warm.pbn"
-        write_pbn(random_deals(1, args.seed + 10_000), warm)
+        write_pbn(shuffled_deals(args.seed + 10_000, 1), warm)
         run_ours(warm, Path(tmp) / "warm.json", 1, args.tt_mb)
         dds.set_threads(1)
-        dds.tables(random_deals(1, args.seed + 10_000))
+        time_dds(dds, shuffled_deals(args.seed + 10_000, 1))
 
         for i, jobs in enumerate(jobs_list):
             out_path = Path(tmp) / f"ours-{jobs}.json"
             dds.set_threads(jobs)
             # Alternate who goes first, so that neither always runs on a warmer machine.
             if i % 2 == 0:
-                t_dds, dds_tables = dds.tables(deals)
+                t_dds, dds_tables = time_dds(dds, deals)
                 t_ours = run_ours(pbn_path, out_path, jobs, args.tt_mb)
             else:
                 t_ours = run_ours(pbn_path, out_path, jobs, args.tt_mb)
-                t_dds, dds_tables = dds.tables(deals)
+                t_dds, dds_tables = time_dds(dds, deals)
             records = json.loads(out_path.read_text())
             if len(records) != len(deals):
                 print(f"jobs {jobs}: {len(records)} tables written for {len(deals)} deals",
@@ -189,10 +126,10 @@ def main(argv: list[str] | None = None) -> int:
             rows.append((jobs, t_ours, t_dds))
 
     n = len(deals)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    load = load_average()
     print(f"command: {command}")
-    print(f"ddsolver {git_revision()} ({ROOT}), endplay {dds.version}, Python "
-          f"{platform.python_version()}, {os.cpu_count()} CPUs, load average {load:.2f}")
+    print(f"ddsolver {git_revision()} ({ROOT}), endplay {dds.endplay_version}, Python "
+          f"{platform.python_version()}, {cpus()} CPUs, load average {load:.2f}")
     print(f"{n} random deals (seed {args.seed}); ours = `ddsolver table --format json` "
           "end to end (PBN in, tables + par, JSON out); DDS = CalcAllTables via endplay")
     print()
@@ -210,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{base[1][0] / ours[0]:.2f}x, DDS {base[2][0] / theirs[0]:.2f}x")
     print("cpu/wall near the job count means every thread really ran at once; the cpu "
           "ratio is the steadier figure on a busy machine")
-    if load > (os.cpu_count() or 1):
+    if load > cpus():
         print("note: the machine is busy (load average above the CPU count); wall times "
               "and speed-ups are noisy")
     print(f"answers: {'all tables agree with DDS' if not disagreements else f'{disagreements} DISAGREEMENTS'}")

@@ -31,39 +31,27 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import pickle
 import platform
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if any(ROOT.joinpath("ddsolver").glob("_core*.so")):
-    sys.path.insert(0, str(ROOT))  # measure this checkout, not an installed copy
+from bench_deals import shuffled_deals, write_pbn
+from bench_env import cpus, die, git_revision, load_average, prefer_checkout
+from dds_peer import masks
 
-
-def die(message: str, status: int = 2) -> None:
-    print(f"bench_cluster: {message}", file=sys.stderr)
-    sys.exit(status)
-
-
+prefer_checkout()  # measure this checkout, not an installed copy
 try:
     from ddsolver import analyse_leads, cli
     from ddsolver import cluster as ddcluster
-    from ddsolver.solver import _masks
 except ImportError as err:  # pragma: no cover - an unbuilt checkout
     die(f"cannot import ddsolver ({err}); build it with `python setup.py build_ext --inplace`")
 try:
     import distributed
 except ImportError:
     die("Dask is needed: pip install -e '.[dask]'")
-
-# The same seeded deals and PBN file as bench_cli.py (this directory is on sys.path when a
-# bench script runs).
-from bench_cli import random_deals, write_pbn  # noqa: E402
 
 
 def run_table(pbn: Path, out: Path, *extra: str) -> float:
@@ -110,14 +98,6 @@ def loopback_bytes() -> int:
     return -1
 
 
-def git_revision() -> str:
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=10).stdout.strip() or "?"
-    except OSError:
-        return "?"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=24, help="random deals (default 24)")
@@ -132,13 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("distributed", "tornado"):  # Dask's own log lines: not the figures
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    cpus = os.cpu_count() or 1
+    load, n_cpus = load_average(), cpus()
     print(f"bench_cluster: {args.deals} deals, seed {args.seed}, {args.rounds} round(s); "
           f"git {git_revision()}; Python {platform.python_version()}, dask "
-          f"{distributed.__version__}; {cpus} CPUs, load average {load:.2f}"
-          + ("  (busy machine: wall figures are noisy)" if load > cpus else ""))
-    deals = random_deals(args.deals, args.seed)
+          f"{distributed.__version__}; {n_cpus} CPUs, load average {load:.2f}"
+          + ("  (busy machine: wall figures are noisy)" if load > n_cpus else ""))
+    deals = shuffled_deals(args.seed, args.deals)
     status = 0
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -205,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             per_task = scheduler_round_trip(client2, args.noop_tasks)
             print(f"  empty tasks on local:2: {1 / per_task:.0f} tasks/s, "
                   f"{per_task * 1e3:.2f} ms a task (scheduler, client and workers on "
-                  f"{cpus} CPUs)")
+                  f"{n_cpus} CPUs)")
             durations = [sum(s["stop"] - s["start"] for s in t["startstops"]
                              if s["action"] == "compute") for t in tasks]
             chunk = ddcluster.chunk_size(client2)
@@ -216,11 +195,11 @@ def main(argv: list[str] | None = None) -> int:
                       "a board)")
 
             # Bytes a board ships.
-            masks = [_masks(d) for d in deals[:chunk]]
-            sent = len(pickle.dumps((masks, 64), protocol=5))
-            back = len(pickle.dumps([tuple(range(20))] * len(masks), protocol=5))
-            print(f"  bytes a board ships: payload {sent / len(masks):.0f} out (16 rank "
-                  f"masks) and {back / len(masks):.0f} back (20 numbers), pickled, at "
+            payload = [masks(d) for d in deals[:chunk]]
+            sent = len(pickle.dumps((payload, 64), protocol=5))
+            back = len(pickle.dumps([tuple(range(20))] * len(payload), protocol=5))
+            print(f"  bytes a board ships: payload {sent / len(payload):.0f} out (16 rank "
+                  f"masks) and {back / len(payload):.0f} back (20 numbers), pickled, at "
                   f"{chunk} a task")
             if lo_bytes >= 0:
                 print(f"  all traffic on the loopback during the local:2 run (client, "

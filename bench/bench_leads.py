@@ -28,15 +28,14 @@ Exit status 2 when it cannot run (no endplay, no built ddsolver).  See bench/REA
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench_env import cpus, die, git_revision, load_average, load_averages, prefer_checkout
+from dds_peer import Dds
 
 # name: (leader's hand, contract, declarer, our constraints, the same in dealer syntax)
 SCENARIOS = {
@@ -52,24 +51,6 @@ SCENARIOS = {
 }
 
 
-def die(message: str) -> None:
-    print(f"bench_leads: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-def _prefer_checkout() -> None:
-    if any((ROOT / "ddsolver").glob("_core*.so")):
-        sys.path.insert(0, str(ROOT))
-
-
-def _git_revision() -> str:
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except Exception:
-        return "?"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=None, help="deals per run (default 100)")
@@ -82,28 +63,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     n = args.samples or (20 if args.quick else 100)
 
-    _prefer_checkout()
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    prefer_checkout()
     try:
         import ddsolver
-        from cardgames import Card, Seat, Strain
+        from cardgames import Seat, Strain
         from cardgames.dealing import Sampler
         from ddsolver.leads import analyse_leads
     except ImportError as err:
         die(f"ddsolver does not import ({err}); build it with "
             f"`python setup.py build_ext --inplace`")
     try:
-        import endplay
-        from bench_dds import Dds  # sets DDS to one thread and reads the count back
-        from endplay.dds import solve_board
-        from endplay.dealer import generate_deals
-        from endplay.types import Deal as EDeal
-        from endplay.types import Denom, Player
+        dds = Dds()  # one thread, the count read back
     except ImportError as err:
-        die(f"endplay is needed ({err}); `pip install '.[bench]'`")
+        die(str(err))
 
     hand, contract, declarer, constraints, dealer_expr = SCENARIOS[args.scenario]
-    dds = Dds()
     if dds.threads not in (None, 1):
         die(f"DDS reports {dds.threads} threads after SetMaxThreads(1)")
     decl = Seat.parse(declarer)
@@ -111,19 +85,17 @@ def main(argv: list[str] | None = None) -> int:
     strain = Strain.parse(contract[1:])
 
     print(f"command   : {' '.join(shlex.quote(a) for a in [sys.argv[0], *(argv or sys.argv[1:])])}")
-    print(f"ddsolver  : {Path(ddsolver.__file__).parent} (git {_git_revision()}); endplay "
-          f"{getattr(endplay, '__version__', '?')}, DDS {dds.version}, threads {dds.threads}")
-    print(f"machine   : {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"ddsolver  : {Path(ddsolver.__file__).parent} (git {git_revision()}); endplay "
+          f"{dds.endplay_version}, DDS {dds.version}, threads {dds.threads}")
+    print(f"machine   : {platform.processor() or platform.machine()}, {cpus()} CPUs, "
+          f"load average {' '.join(f'{x:.2f}' for x in load_averages())}")
     cons_text = "; ".join(f"{k}: {v}" for k, v in constraints.items()) or "none"
     print(f"problem   : {leader.letter} leads from {hand} against {contract} by {declarer}; "
           f"constraints {cons_text}; {n} deals, seed {args.seed}")
     print()
 
     dealer_args = [dealer_expr] if dealer_expr else []
-    predeal = EDeal(f"{leader.letter}:{hand} - - -")
-    e_first = Player.find(leader.letter)
-    e_trump = Denom.find(strain.letter.lower() if strain.letter != "NT" else "nt")
+    predeal = dds.endplay_deal(f"{leader.letter}:{hand} - - -")
 
     def ours(jobs: int, k: int, seed: int):
         return analyse_leads(hand, contract, declarer, "none", constraints=constraints,
@@ -132,11 +104,11 @@ def main(argv: list[str] | None = None) -> int:
     def dds_pipeline(k: int, seed: int) -> float:
         """endplay's dealer then SolveBoard for every card; returns the dealing time."""
         start = time.perf_counter()
-        edeals = list(generate_deals(*dealer_args, predeal=predeal, produce=k, seed=seed))
+        edeals = dds.generate_deals(*dealer_args, predeal=predeal, produce=k, seed=seed)
         t_gen = time.perf_counter() - start
         for d in edeals:
-            d.first, d.trump = e_first, e_trump
-            list(solve_board(d))
+            dds.set_contract(d, strain, leader)
+            dds.solve_all(d)
         return t_gen
 
     # warm-up: first-call costs (imports, table allocation) out of the timed runs
@@ -183,13 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         Sampler({leader: hand}, constraints, seed=seed).sample(k)
         t_our_gen += time.perf_counter() - start
         for i, deal in enumerate(rep1.deals):
-            ed = EDeal(deal.to_pbn())
-            ed.first, ed.trump = e_first, e_trump
+            ed = dds.endplay_deal(deal.to_pbn(), strain, leader)
             start = time.perf_counter()
-            solved = list(solve_board(ed))
+            solved = dds.solve_all(ed)
             t_same += time.perf_counter() - start
-            theirs = {Card.from_index(int(c.suit) * 13 + int(c.rank).bit_length() - 3): t
-                      for c, t in solved}
+            theirs = dds.endplay_scores(solved)
             mine = dict(zip(rep1.hand_cards, (int(x) for x in rep1.card_tricks[i])))
             if theirs != mine:
                 bad += 1
@@ -223,9 +193,9 @@ def main(argv: list[str] | None = None) -> int:
           f"ratio ours/DDS time {our_solve / t_same:.2f}")
     print(f"jobs=1 and jobs=2 reports identical: {same}; acceptance rate "
           f"{100 * sum(acceptance) / len(acceptance):.3g}%")
-    load = os.getloadavg()[0]
-    if load > (os.cpu_count() or 1):
-        print(f"the machine is busy (load average {load:.2f} on {os.cpu_count()} CPUs): wall "
+    load = load_average()
+    if load > cpus():
+        print(f"the machine is busy (load average {load:.2f} on {cpus()} CPUs): wall "
               f"times are noisy and jobs=2 cannot show a speed-up")
     print(f"answers checked against DDS on {n} deals: {n - bad} agree, {bad} disagree")
     return 1 if bad or not same else 0

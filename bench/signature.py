@@ -16,16 +16,14 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
 
 SEED = 2026
 DEALS = 8
 
 
 def masks_of(deal) -> tuple[int, ...]:
-    """The core's view of a deal: 16 rank masks, [seat N E S W][suit S H D C]."""
+    """The core's view of a deal: 16 rank masks, [seat N E S W][suit S H D C] (as
+    ``dds_peer.masks``; repeated so that ``signature()`` imports nothing from bench/)."""
     return tuple(m for hand in deal.hands for m in hand.masks)
 
 
@@ -49,8 +47,9 @@ def signature(deals: int = DEALS, seed: int = SEED) -> tuple[int, list[int]]:
 
 
 def main() -> int:
-    if any((ROOT / "ddsolver").glob("_core*.so")):
-        sys.path.insert(0, str(ROOT))
+    # Here, not at the top: the tests load this file by its path, without bench/ on sys.path.
+    from bench_env import prefer_checkout
+    prefer_checkout()
     total, per_deal = signature()
     for i, n in enumerate(per_deal):
         print(f"deal {i}: {n:,} nodes")

@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_dds as bd  # noqa: E402  (the script beside this one)
+from bench_deals import DEFAULT_LARGEST, random_boards, read_dds_txt
+from bench_env import die, prefer_checkout
+from dds_peer import Dds, masks
 
 
 def load_deal(spec: str):
@@ -45,15 +45,15 @@ def load_deal(spec: str):
     kind, _, rest = spec.partition(":")
     try:
         if kind == "largest":
-            board = bd.read_dds_txt(bd.DEFAULT_LARGEST)[int(rest) - 1]
+            board = read_dds_txt(DEFAULT_LARGEST)[int(rest) - 1]
             return board.deal, board.trump, board.first
         if kind == "random":
             seed, index = (int(x) for x in rest.split(":"))
-            deal, strain, declarer = bd.random_boards(seed, index + 1)[index]
+            deal, strain, declarer = random_boards(seed, index + 1)[index]
             return deal, strain, (declarer + 1) & 3
-    except (ValueError, IndexError) as err:
-        raise SystemExit(f"walk_dds: cannot read the deal {spec!r}: {err}") from err
-    raise SystemExit(f"walk_dds: DEAL is largest:N or random:SEED:I, not {spec!r}")
+    except (OSError, ValueError, IndexError) as err:
+        die(f"cannot read the deal {spec!r}: {err}", 1)
+    die(f"DEAL is largest:N or random:SEED:I, not {spec!r}", 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("played", nargs="*", help="the cards played so far, in order")
     args = parser.parse_args(argv)
 
-    bd._prefer_checkout()
+    prefer_checkout()
     from cardgames import Strain
     from cardgames.play import Position
     from ddsolver._core import Core
@@ -71,11 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     try:   # the cards played: held and following suit, checked by cardgames
         pos = Position(deal, Strain(trump), first, args.played)
     except ValueError as err:
-        raise SystemExit(f"walk_dds: {err}") from err
-    dds = bd.Dds()
+        die(str(err), 1)
+    try:
+        dds = Dds()  # one thread
+    except ImportError as err:
+        die(str(err))
     core = Core(64)
-    masks = bd._masks(deal)
-    other = bd._masks(bd.random_boards(99, 1)[0][0])
+    hands = masks(deal)
+    other = masks(random_boards(99, 1)[0][0])
     played = bytes(c.suit * 16 + c.rank for c in pos.played)
     print(f"{args.deal}, trump {'SHDCN'[trump]}: after {len(played)} cards "
           f"{pos.to_move.letter} to play, {pos.tricks_left} tricks left; can North-South "
@@ -89,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         ns_goal = args.goal - (pos.tricks_ns - ns_before)
         core.clear()
         before = sum(core.trick_nodes)
-        ours = core.reaches(masks, trump, first, played + bytes([card.suit * 16 + card.rank]),
+        ours = core.reaches(hands, trump, first, played + bytes([card.suit * 16 + card.rank]),
                             max(ns_goal, 0))
         ours_nodes = sum(core.trick_nodes) - before
         # DDS: the same position, its target for the side to move.
@@ -101,12 +104,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         dds.solve_board(dds.board_input(other, 0, 0), 1)
         dl = dds.board_input([m for seat in range(4) for m in pos.hand(seat).masks], trump,
-                             pos.trick_leader)
-        for i, c in enumerate(trick):
-            dl.currentTrickSuit[i], dl.currentTrickRank[i] = c.suit, c.rank
+                             pos.trick_leader, trick)
         pos.undo()
-        fut = dds._dds.futureTricks()
-        dds._dds.SolveBoard(dl, target, 1, 1, fut, 0)
+        fut = dds.solve_board(dl, 1, target)
         reached = fut.cards > 0 and fut.score[0] >= target
         dds_yes = reached if to_move.is_ns else not reached
         flag = "" if dds_yes == ours else "   DISAGREE"

@@ -1,7 +1,8 @@
 """cardgames: the game model of contract bridge card play, in pure Python.
 
 Cards, seats, strains, hands and deals; the trick-taking rules; PBN files;
-scoring; dealing; the auction and what a bidding system says about the hands.
+scoring; hand evaluation, constraints on hands and dealing under them; the auction and
+what a bidding system says about the hands.
 It knows nothing of the solver in :mod:`ddsolver`.
 """
 

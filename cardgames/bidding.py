@@ -45,8 +45,8 @@ from types import ModuleType
 
 from .auction import Auction, Call
 from .cards import Seat, SeatLike
-from .constraint_syntax import parse_constraint
-from .constraints import HCP, AllOf, Any, AnyOf, Constraint, Not, as_constraint
+from .constraint_syntax import as_constraint, parse_constraint
+from .constraints import HCP, AllOf, Any, AnyOf, Constraint, Not
 from .errors import BiddingSystemError, IllegalCallError, ParseError
 
 __all__ = ["Rule", "BiddingSystem", "CallMeaning", "Inference", "load_system", "loads_system",

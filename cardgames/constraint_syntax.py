@@ -9,31 +9,33 @@ hold (``and`` also separates them); ``or`` joins alternatives inside one item an
 tighter than the comma, so ``"11-15 hcp, 5+ spades or 5+ hearts"`` means 11-15 points and a
 five-card major.  ``not`` negates one term.  The terms:
 
-========================================  ===============================================
-``15-17 hcp``, ``12+ hcp``, ``hcp>=12``,  high-card points (A=4 K=3 Q=2 J=1), inclusive
+============================================  ===============================================
+``15-17 hcp``, ``12+ hcp``, ``hcp>=12``,      high-card points (A=4 K=3 Q=2 J=1), inclusive
 ``hcp<=10``, ``hcp=8``, ``hcp 6-9``
-``5+ spades``, ``4-5 hearts``,            suit length; suits as words (``spades``,
-``spades>=4``, ``clubs<=2``, ``3 diamonds``  ``spade``), letters ``S H D C`` or symbols
-``4333``, ``5431``                        shape, the suits in any order
-``4=4=3=2``, ``5=x=x=x``                  exact pattern in the order S=H=D=C; ``x`` is any
-``balanced`` / ``unbalanced``             4333, 4432 or 5332 (or not)
-``holds SA``, ``holds SA HK``             these cards are in the hand
-``lacks SA``                              none of these cards is in the hand
-``any``                                   no constraint
-``4+ hcp in spades``, ``hcp in hearts<=2``  high-card points in one suit
-``ltc<=7``, ``7-8 ltc``                   losing-trick count (basic: missing A K Q among
-                                          the top min(length, 3) cards of each suit)
-``5+ controls``, ``controls 3-4``         controls: ace 2, king 1
-``13+ tp``                                hcp + length points (1 per card over four)
-``10-12 dp``                              hcp + shortness points (void 3, singleton 2,
-                                          doubleton 1): dummy points; ``lsp``: both
-``2+ of top 3 spades``, ``top 5 hearts>=3``  how many of the N highest cards of a suit
-``8+ quality hearts``, ``sq spades>=9``   suit quality: length + honours (A K Q J 10)
-========================================  ===============================================
+``5+ spades``, ``4-5 hearts``,                suit length; suits as words (``spades``,
+``spades>=4``, ``clubs<=2``, ``3 diamonds``   ``spade``), letters ``S H D C`` or symbols
+``4333``, ``5431``                            shape, the suits in any order
+``4=4=3=2``, ``5=x=x=x``                      exact pattern in the order S=H=D=C; ``x`` is any
+``balanced`` / ``unbalanced``                 4333, 4432 or 5332 (or not)
+``holds SA``, ``holds SA HK``                 these cards are in the hand
+``lacks SA``                                  none of these cards is in the hand
+``any``                                       no constraint
+``4+ hcp in spades``, ``hcp in hearts<=2``    high-card points in one suit
+``ltc<=7``, ``7-8 ltc``                       losing-trick count (basic: missing A K Q among
+                                              the top min(length, 3) cards of each suit)
+``5+ controls``, ``controls 3-4``             controls: ace 2, king 1
+``13+ tp``                                    hcp + length points (1 per card over four)
+``10-12 dp``                                  hcp + shortness points (void 3, singleton 2,
+                                              doubleton 1): dummy points; ``lsp``: both
+``2+ of top 3 spades``, ``top 5 hearts>=3``   how many of the N highest cards of a suit
+``8+ quality hearts``, ``sq spades>=9``       suit quality: length + honours (A K Q J 10)
+============================================  ===============================================
 
 Malformed text raises :class:`~cardgames.errors.ParseError` naming the offending text and
 its column.  A Python predicate on a hand joins in with :class:`Predicate` (``& Predicate(fn)``);
 a predicate on the whole deal goes to :class:`Sampler` as ``predicate=``.
+:func:`as_constraint` takes a constraint, its text or a predicate on a hand alike: what the
+sampler and the bidding module accept for a hand.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from .constraints import (
     Lacks,
     Length,
     Not,
+    Predicate,
     Shape,
     SuitHCP,
     SuitQuality,
@@ -63,10 +66,11 @@ from .constraints import (
     balanced,
     unbalanced,
 )
-from .errors import ParseError
+from .errors import ParseError, excerpt
 from .evaluation import MAX_CONTROLS, MAX_HCP, MAX_LTC, MAX_POINTS, MAX_QUALITY, MAX_SUIT_HCP
+from .hands import Hand
 
-__all__ = ["parse_constraint"]
+__all__ = ["parse_constraint", "as_constraint"]
 
 #: How deep parentheses and ``not`` may nest: far beyond any real constraint, and far
 #: short of Python's recursion limit (the parser and the constraints it builds recurse).
@@ -99,13 +103,18 @@ class _Tok:
     pos: int
 
 
+def _quoted(text: str) -> str:
+    """A word of the text as a message quotes it: an excerpt, should the word be long."""
+    return repr(excerpt(text))
+
+
 def _tokenise(text: str) -> list[_Tok]:
     out = []
     i = 0
     while i < len(text):
         m = _TOKEN.match(text, i)
         if m is None:
-            raise ParseError(f"unexpected character {text[i]!r}", text, i)
+            raise ParseError(f"unexpected character {text[i]!r}", excerpt(text, i), i)
         if m.lastgroup != "space":
             out.append(_Tok(m.lastgroup, m.group(), i))  # type: ignore[arg-type]
         i = m.end()
@@ -135,7 +144,7 @@ class _Parser:
 
     def error(self, message: str, tok: _Tok | None = None) -> ParseError:
         t = self.tok if tok is None else tok
-        return ParseError(message, self.text, t.pos)
+        return ParseError(message, excerpt(self.text, t.pos), t.pos)
 
     def is_word(self, *words: str, k: int = 0) -> bool:
         t = self.peek(k) if k else self.tok
@@ -150,7 +159,7 @@ class _Parser:
             self.take()
             parts.append(self.disjunction())
         if self.tok.kind != "end":
-            raise self.error(f"unexpected {self.tok.text!r} (separate terms with commas)")
+            raise self.error(f"unexpected {_quoted(self.tok.text)} (separate terms with commas)")
         return parts[0] if len(parts) == 1 else AllOf(parts)
 
     def disjunction(self) -> Constraint:
@@ -213,17 +222,17 @@ class _Parser:
                 return self.shape(s)
             if t.text.upper() in _SUIT_WORDS:
                 return self.after_subject(t, self.subject())
-            raise self.error(f"unknown word {t.text!r} (expected hcp, a suit, a shape, "
+            raise self.error(f"unknown word {_quoted(t.text)} (expected hcp, a suit, a shape, "
                              f"balanced, holds, lacks, ltc, controls, tp, dp, quality or top)")
         if t.kind == "end":
             raise self.error("expected a term after the separator")
-        raise self.error(f"unexpected {t.text!r}")
+        raise self.error(f"unexpected {_quoted(t.text)}")
 
     def shape(self, t: _Tok) -> Shape:
         try:
             return Shape(t.text)
         except ParseError as err:
-            raise ParseError(err.message, self.text, t.pos) from None
+            raise self.error(err.message, t) from None
 
     def card_list(self, head: _Tok) -> list[Card]:
         cards: list[Card] = []
@@ -234,11 +243,11 @@ class _Parser:
             try:
                 cards.append(Card.parse(t.text))
             except ParseError:
-                raise self.error(f"not a card: {t.text!r} (write suit then rank, like SA or "
-                                 f"H10)", t) from None
+                raise self.error(f"not a card: {_quoted(t.text)} (write suit then rank, like "
+                                 f"SA or H10)", t) from None
             self.take()
         if not cards:
-            raise self.error(f"expected cards after {head.text!r}, like SA or HK")
+            raise self.error(f"expected cards after {_quoted(head.text)}, like SA or HK")
         return cards
 
     def number(self) -> tuple[int, _Tok]:
@@ -365,7 +374,7 @@ class _Parser:
                 return self.make(subject, n, 99, t)
             return self.make(subject, n, n, t)
         raise self.error(f"expected a comparison (>=, <=, =, <, >) or a number after "
-                         f"{head.text!r}")
+                         f"{_quoted(head.text)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,6 +402,27 @@ def parse_constraint(text: str) -> Constraint:
     if isinstance(text, Constraint):
         return text
     if not isinstance(text, str):
-        raise ParseError(f"cannot make a constraint from {type(text).__name__}", repr(text))
+        raise ParseError(f"cannot make a constraint from {type(text).__name__}",
+                         excerpt(repr(text)))
     return _Parser(text).parse()
 
+
+def as_constraint(value: Constraint | str | Callable[[Hand], bool]) -> Constraint:
+    """A :class:`~cardgames.constraints.Constraint` from a constraint, its text (read by
+    :func:`parse_constraint`), or a predicate on a hand (made a
+    :class:`~cardgames.constraints.Predicate`).
+
+    >>> as_constraint("15-17 hcp, balanced") == HCP(15, 17) & balanced()
+    True
+
+    :raises ParseError: for malformed text.
+    :raises TypeError: for anything else.
+    """
+    if isinstance(value, Constraint):
+        return value
+    if isinstance(value, str):
+        return parse_constraint(value)
+    if callable(value):
+        return Predicate(value)
+    raise TypeError(f"expected a Constraint, constraint text or a predicate, "
+                    f"got {type(value).__name__}")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import SUIT_NAMES, Card, CardLike, Suit, cards_text
-from .errors import ParseError
+from .errors import ParseError, excerpt
 from .evaluation import (
     HCP52,
     MAX_CONTROLS,
@@ -43,14 +43,16 @@ from .hands import Hand
 # The counts (losing_tricks ... suit_hcp) live in evaluation; they stay importable from here,
 # where they were defined before.
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
-           "AnyOf", "Not", "Any", "balanced", "unbalanced", "as_constraint", "LTC", "Controls",
+           "AnyOf", "Not", "Any", "balanced", "unbalanced", "LTC", "Controls",
            "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "losing_tricks",
            "control_count", "total_points", "top_honours", "suit_quality", "suit_hcp"]
 
 # ---- the constraints ------------------------------------------------------------------------
 
 class Constraint:
-    """What a hand must satisfy.  Combine with ``&`` (both), ``|`` (either) and ``~`` (not).
+    """What a hand must satisfy.  Combine with ``&`` (both), ``|`` (either) and ``~`` (not),
+    with another constraint or a predicate on a hand (text: read it first, with
+    :func:`~cardgames.constraint_syntax.parse_constraint`).
 
     Subclasses give an exact per-hand test (:meth:`accepts`), a batch test over numpy arrays
     (``_mask``; None when it needs Python, as :class:`Predicate` does) and the bounds used to
@@ -95,10 +97,10 @@ class Constraint:
         return frozenset()
 
     def __and__(self, other: Constraint) -> Constraint:
-        return AllOf(_parts(self, AllOf) + _parts(as_constraint(other), AllOf))
+        return AllOf(_parts(self, AllOf) + _parts(_part(other), AllOf))
 
     def __or__(self, other: Constraint) -> Constraint:
-        return any_of(_parts(self, AnyOf) + _parts(as_constraint(other), AnyOf))
+        return any_of(_parts(self, AnyOf) + _parts(_part(other), AnyOf))
 
     def __invert__(self) -> Constraint:
         return Not(self)
@@ -107,21 +109,21 @@ class Constraint:
         return f"parse_constraint({str(self)!r})"
 
 
-def as_constraint(value: Constraint | str | Callable[[Hand], bool]) -> Constraint:
-    """A :class:`Constraint` from a constraint, its text, or a predicate on a hand.
+def _part(value: Constraint | Callable[[Hand], bool]) -> Constraint:
+    """A part of a combination (``&``, ``|``, ``~``, :class:`AllOf` ...): a constraint, or a
+    predicate on a hand, made a :class:`Predicate`.  Text is not read here: that is
+    :func:`cardgames.constraint_syntax.as_constraint`, in the module above this one.
 
-    :raises ParseError: for malformed text.
-    :raises TypeError: for anything else.
+    :raises TypeError: for text or anything else.
     """
     if isinstance(value, Constraint):
         return value
     if isinstance(value, str):
-        from .constraint_syntax import parse_constraint  # (it imports this module)
-        return parse_constraint(value)
+        raise TypeError(f"combine constraints, not text: read {excerpt(value)!r} with "
+                        f"cardgames.constraint_syntax.as_constraint first")
     if callable(value):
         return Predicate(value)
-    raise TypeError(f"expected a Constraint, constraint text or a predicate, "
-                    f"got {type(value).__name__}")
+    raise TypeError(f"expected a Constraint or a predicate, got {type(value).__name__}")
 
 
 def any_of(parts: Sequence[Constraint]) -> Constraint:
@@ -292,16 +294,17 @@ def _canonical_pattern(p: str) -> str:
         parts = text.split("=")
         if len(parts) != 4 or not all(re.fullmatch(r"\d{1,2}|x", q) for q in parts):
             raise ParseError("an exact pattern is four lengths S=H=D=C, like 4=4=3=2 or 5=x=x=x",
-                             p)
+                             excerpt(p))
         known = [int(q) for q in parts if q != "x"]
         if any(n > 13 for n in known) or sum(known) > 13 or (len(known) == 4 and sum(known) != 13):
-            raise ParseError("the lengths of a pattern must add up to 13", p)
+            raise ParseError("the lengths of a pattern must add up to 13", excerpt(p))
         return "=".join(str(int(q)) if q != "x" else "x" for q in parts)
     if not re.fullmatch(r"\d{4}", text):
-        raise ParseError("a shape is four digits like 4333, or an exact pattern like 4=4=3=2", p)
+        raise ParseError("a shape is four digits like 4333, or an exact pattern like 4=4=3=2",
+                         excerpt(p))
     digits = sorted((int(d) for d in text), reverse=True)
     if sum(digits) != 13:
-        raise ParseError("the lengths of a shape must add up to 13", p)
+        raise ParseError("the lengths of a shape must add up to 13", excerpt(p))
     return "".join(map(str, digits))
 
 
@@ -425,7 +428,7 @@ class AllOf(Constraint):
     parts: tuple[Constraint, ...]
 
     def __init__(self, parts: Iterable[Constraint]):
-        object.__setattr__(self, "parts", tuple(as_constraint(p) for p in parts))
+        object.__setattr__(self, "parts", tuple(_part(p) for p in parts))
 
     def accepts(self, hand: Hand) -> bool:
         return all(p.accepts(hand) for p in self.parts)
@@ -475,7 +478,7 @@ class AnyOf(Constraint):
     parts: tuple[Constraint, ...]
 
     def __init__(self, parts: Iterable[Constraint]):
-        object.__setattr__(self, "parts", tuple(as_constraint(p) for p in parts))
+        object.__setattr__(self, "parts", tuple(_part(p) for p in parts))
         if not self.parts:
             raise ValueError("AnyOf needs at least one part")
 
@@ -526,7 +529,7 @@ class Not(Constraint):
     part: Constraint
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "part", as_constraint(self.part))
+        object.__setattr__(self, "part", _part(self.part))
 
     def accepts(self, hand: Hand) -> bool:
         return not self.part.accepts(hand)

@@ -1,24 +1,19 @@
-"""Dealing the hidden hands at random, under constraints: the sampling half of Monte-Carlo
-analysis.
+"""Deprecated: the old name of the constraint and sampling modules.
 
-Some cards are known (whole hands, or a few cards of a hand); the rest are dealt at random
-to fill every hand to 13 cards, keeping only the deals whose hands meet the constraints.
-
-This module gathers the three modules that do it under their old name, so
-``from cardgames.dealing import ...`` keeps working:
+Importing it issues a :class:`DeprecationWarning`; its names still resolve, to the objects
+of the modules to import them from instead:
 
 - :mod:`cardgames.constraints`: the constraints on one hand and their combinations;
-- :mod:`cardgames.constraint_syntax`: their text form (``"15-17 hcp, balanced"``);
+- :mod:`cardgames.constraint_syntax`: their text form (``parse_constraint``);
+- :mod:`cardgames.evaluation`: the hand evaluation counts the constraints range over;
 - :mod:`cardgames.sampling`: the sampler that deals under them.
-
-    >>> c = HCP(15, 17) & balanced()
-    >>> parse_constraint("15-17 hcp, balanced") == c
-    True
 """
 
 from __future__ import annotations
 
-from .constraint_syntax import parse_constraint
+import warnings
+
+from .constraint_syntax import as_constraint, parse_constraint
 from .constraints import (
     HCP,
     LTC,
@@ -37,7 +32,6 @@ from .constraints import (
     SuitQuality,
     TopHonours,
     TotalPoints,
-    as_constraint,
     balanced,
     unbalanced,
 )
@@ -47,3 +41,9 @@ __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate"
            "AnyOf", "Not", "Any", "balanced", "unbalanced", "as_constraint", "LTC", "Controls",
            "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP",
            "parse_constraint", "Sampler", "SampleResult", "deal_hidden", "check_seed"]
+
+# Issued once: the module's body runs at its first import only.
+warnings.warn("cardgames.dealing is deprecated: import from cardgames.constraints (the "
+              "constraints), cardgames.constraint_syntax (parse_constraint), "
+              "cardgames.evaluation (the hand counts) or cardgames.sampling (Sampler, "
+              "deal_hidden)", DeprecationWarning, stacklevel=2)

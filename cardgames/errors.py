@@ -8,7 +8,27 @@ it makes sense, the position (column or line) of the problem.
 from __future__ import annotations
 
 __all__ = ["CardgamesError", "ParseError", "DealError", "IllegalPlayError", "PBNError",
-           "SamplingError", "IllegalCallError", "BiddingSystemError"]
+           "SamplingError", "IllegalCallError", "BiddingSystemError", "EXCERPT", "excerpt"]
+
+#: The most characters of an offending text that an error message quotes.
+EXCERPT = 100
+
+
+def excerpt(text: str, position: int = 0) -> str:
+    """``text`` if it is short, else :data:`EXCERPT` characters of it around ``position``
+    (a quarter of them before it), with ``...`` where it was cut: what a message quotes of
+    a text that may be a megabyte.
+
+    >>> text = "12+ hcp, " * 700 + "frob"
+    >>> cut = excerpt(text, text.index("frob"))
+    >>> len(cut), cut[:12], cut[-12:]
+    (103, '... hcp, 12+', '2+ hcp, frob')
+    """
+    if len(text) <= EXCERPT:
+        return text
+    start = min(max(position - EXCERPT // 4, 0), len(text) - EXCERPT)
+    end = start + EXCERPT
+    return ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
 
 
 class CardgamesError(ValueError):
@@ -19,8 +39,10 @@ class ParseError(CardgamesError):
     """A piece of text (a card, seat, strain, hand, deal, contract...) is malformed.
 
     :param message: what is wrong.
-    :param text: the text being parsed.
-    :param position: 0-based column in ``text`` where the problem was found, if known.
+    :param text: the text being parsed, or, where it may be long, an :func:`excerpt` of it
+        around the problem (the message quotes ``text``).
+    :param position: 0-based column in the text being parsed where the problem was found,
+        if known.
     """
 
     def __init__(self, message: str, text: str | None = None, position: int | None = None):

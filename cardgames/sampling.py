@@ -33,7 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import SUIT_NAMES, Card, CardLike, Rank, Seat, SeatLike, Suit, cards_text
-from .constraints import Constraint, as_constraint
+from .constraint_syntax import as_constraint
+from .constraints import Constraint
 from .errors import DealError, SamplingError
 from .evaluation import MAX_HCP, RANK_BITS, Features
 from .hands import HCP_BY_RANK, Deal, Hand

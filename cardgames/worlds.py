@@ -38,7 +38,8 @@ from itertools import combinations
 import numpy as np
 
 from .cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
-from .constraints import Constraint, as_constraint
+from .constraint_syntax import as_constraint
+from .constraints import Constraint
 from .errors import DealError, IllegalPlayError, SamplingError
 from .hands import Deal, Hand
 from .play import trick_winner

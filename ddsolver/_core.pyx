@@ -39,7 +39,7 @@ from ddsolver._bits cimport (DD_BMI2_BUILD, dd_alloc_table, dd_cpu_has_bmi2, dd_
 #
 # A search can run for many seconds with the GIL released, where no Python signal
 # handler can run.  So the stop request is a C flag for the whole process, which
-# The search reads it every STOP_CHECK_MASK + 1 nodes, where it counts them (count_node).
+# the search reads every STOP_CHECK_MASK + 1 nodes, where it counts them (count_node).
 # A search that sees it unwinds at once with longjmp to the driver that started it
 # (dd_stoppable): the search allocates nothing and holds nothing, and every Core
 # method loads its position afresh, so nothing is left to undo; the table only ever

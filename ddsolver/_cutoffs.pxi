@@ -118,7 +118,8 @@ cdef int quick_tricks(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
             decisive[3] = dec[3]
         return n
     # No-trump only from here: with trumps, a hand out of the suit holding only trumps
-    # would have to ruff its partner's winner and take the lead (measured: a wrong table).
+    # would have to ruff its partner's winner and take the lead, so the count would be
+    # unsound (it gave a wrong table on DDS's list1000 board 285).
     for s in range(4):
         if c.hand[seat][s] == 0 or c.hand[pard][s] == 0:
             continue
@@ -398,9 +399,10 @@ cdef inline int split_top_trumps(Ctx *c, int side, int *low) noexcept nogil:
     if it holds the second trump with another one and the top trump sits before it (the
     second trump's right-hand opponent), or its second and third trumps with the second
     guarded: until this side wins a trick the other side leads every trick, so the top
-    trump is played before the second trump's hand, which can wait.  (On lead, the hand
-    with the second trump may have to lead from it: measured wrong.)  ``low`` gets the
-    lowest top trump relied on."""
+    trump is played before the second trump's hand, which can wait.  (Not for the side
+    on lead: the hand with the second trump may have to lead from it, and the count is
+    then wrong; a test keeps such a position.)  ``low`` gets the lowest top trump relied
+    on."""
     cdef int t = c.trump, top, sec, third, qt, qs, q3
     cdef uint32_t m = c.rem[t]
     if dd_popcount(m) < 2:

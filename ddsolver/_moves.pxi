@@ -214,11 +214,14 @@ cdef inline int discard_value(Ctx *c, int seat, int s) noexcept nogil:
 cdef inline bint forces(Ctx *c, int opp, int s, int r) noexcept nogil:
     """Must ``opp`` spend its top card of ``s`` to beat rank ``r``?  Yes when its cards
     of ``s`` above ``r`` are at most one card, or touching cards among those still out
-    (AK over the Q: either is the same card, as DDS reckons too).  Counting touching
-    cards (largest.txt board 9, no-trump: East's HQ over West's H4 with South holding
-    AKJ982, 84K trick-start nodes against the H5's 182K): trick-start nodes, seeds 1-5,
-    tables -2.6%..+0.3%, leads -3.0..-0.8%, solves -3.3..+0.0%; largest.txt tables
-    +0.1%, leads -0.7% (board 9's lead -19%)."""
+    (AK over the Q: either is the same card, as DDS reckons too).
+
+    Touching cards count because whichever of them opp beats ``r`` with, it gives up the
+    same card as its top one: the card forces as surely as against a lone honour, and is
+    ordered as a forcing card.  Example: largest.txt board 9, no-trump, West leads the
+    H4; East's HQ, with South holding AKJ982 to come, draws South's ace or king (the same
+    card), and is tried before the H5, whose proof is far larger.
+    Measured: see bench/README.md, 'Ideas measured, kept and dropped'."""
     cdef uint32_t above = c.hand[opp][s] & ~((<uint32_t>2 << r) - 1), span
     if (above & (above - 1)) == 0:
         return True
@@ -234,13 +237,12 @@ cdef inline bint cover_pays(Ctx *c, int seat, int ls, Move *m, uint32_t o3, uint
     it promotes: third hand (cards ``o3``) takes it with its top card, fourth hand (``p4``)
     plays low, and the best card left in the suit is then on second hand's side.
 
-    Else (a lone honour covering for nothing) low cards go first.  Found on largest.txt
-    board 16 (no-trump, "can North-South take 7?"): after North's H9 East covered with the
-    K from KT853 over South's AJ742, 1.2M trick-start nodes against 0.37M for the H3 (DDS:
-    0.24M).  Trick-start nodes on 420 random deals of five seeds: tables -0.1% to -1.3%,
-    leads -5.2% to +0.5%, solves -8.7% to +0.3%; largest.txt tables -0.7%, leads -3.7%
-    (board 16 -16%).  In all strains, or without the sequence exception: worse
-    (bench/README.md)."""
+    Else (a lone honour covering for nothing) low cards go first: the cover only spends
+    the honour, and the low card keeps it for a later round.  Example: largest.txt board
+    16 (no-trump, "can North-South take 7?"): after North's H9, East's K from KT853 over
+    South's AJ742 is such a cover, and the H3 settles the question with a much smaller
+    proof.  In all strains, or without the sequence exception, the rule orders worse
+    (measured: see bench/README.md, 'Ideas measured, kept and dropped')."""
     cdef uint32_t ours, theirs
     if c.trump != NOTRUMP or (m.group & (m.group - 1)):
         return True
@@ -253,8 +255,14 @@ cdef inline int unblock_card(Ctx *c, int seat, int ls, int win_rank, uint32_t o4
     """Third hand in no-trump, partner's card sure to win the trick and partner's last of
     the suit: the cheapest card that overtakes it, if third hand can then run the suit (its
     cards above both opponents' at least as many as either opponent has left: ``o4`` is
-    fourth hand's holding); else 0.  DDS tries the same overtake first.  Trick-start
-    nodes, seeds 1-5: -0.0% to -0.5% (tables, leads, solves); largest.txt -0.1%, -0.2%."""
+    fourth hand's holding); else 0.  DDS tries the same overtake first.
+
+    Why: left under partner's winner, third hand's long suit is blocked -- partner, out of
+    the suit, must lead another one next, and third hand's winners wait for an entry.
+    Overtaking puts the lead where the winners are.  Example: West leads the HK, its last
+    heart; East holds AQJT, North 98 and South 765 are left: the HA overtakes and East's
+    QJT then take every round.  Measured: see bench/README.md, 'Ideas measured, kept and
+    dropped'."""
     cdef uint32_t h = c.hand[seat][ls], o2 = c.hand[(c.leader + 1) & 3][ls]
     cdef uint32_t above = h & ~((<uint32_t>2 << win_rank) - 1), rest
     cdef int card, opp_len
@@ -324,8 +332,9 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
         if ws == ls:
             partner_safe = not (opp_top > win_rank or opp_ruffs)
             # Partner's card already forces fourth hand's top card: overtaking it to force
-            # that card gains nothing (largest.txt board 16: East's HK over West's HQ, South
-            # holding AJ742, 475K trick-start nodes where the H3 takes 200K; DDS plays low).
+            # that card spends a card for nothing, so the overtake goes with the low cards
+            # (largest.txt board 16: East's HK over West's HQ with South holding AJ742, where
+            # the queen already draws the ace; DDS plays low there).
             partner_forces = not partner_safe and opp_ls != 0 and forces(c, opp, ls, win_rank)
             if partner_safe and t == NOTRUMP and c.hand[c.leader][ls] == 0:
                 unblock = unblock_card(c, seat, ls, win_rank, opp_ls)
@@ -456,11 +465,13 @@ cdef inline void boost_cutoff(Ctx *c, Frame *f, int seat) noexcept nogil:
     """A bonus for the lead that last caused a cut-off with this same hand on lead (same
     cache slot), if it is one of this node's moves.
 
-    Measured (node counts, tables of 20 deals): -9.7% with the lead's cache alone.  The
-    same cache when following suit (keyed by the led suit's cards in play, the mover's,
-    and the winning card) changed nothing -- the follow ordering already puts the
-    cut-off card first nearly always -- and when discarding or ruffing (keyed by the
-    whole hand and the winning card) it cost +35% to +75%: so only the lead has one."""
+    A lead that refuted one position with this hand on lead often refutes others with
+    the same hand on lead (the other hands differ), which the lead weights cannot see.
+    Only the lead has such a cache: when following suit (keyed by the led suit's cards in
+    play, the mover's, and the winning card) the follow ordering already puts the cut-off
+    card first nearly always, and when discarding or ruffing (keyed by the whole hand and
+    the winning card) the cached card misleads more often than it helps.  Measured: see
+    bench/README.md, 'Ideas measured, kept and dropped'."""
     cdef uint32_t slot = cutoff_slot(c, seat)
     cdef int i, card, s, r
     f.cut_slot = slot
@@ -478,8 +489,10 @@ cdef inline void boost_cutoff(Ctx *c, Frame *f, int seat) noexcept nogil:
 cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
     """Bonuses for moves known to be good: the transposition table's best move for this
     position and the move that caused the last cut-off at this ply, if legal here.
-    Bonuses, not first places: both were found in other positions, and overriding
-    the lead weights with them searched about 6% more nodes."""
+    Bonuses, not first places: both were found in other positions, where they need not
+    be as good as here, so they add to the lead weights rather than override them
+    (overriding searched more nodes: see bench/README.md, 'Ideas measured, kept and
+    dropped')."""
     cdef int i, k, r = 0
     cdef uint32_t m
     if f.tt_place != 255:
@@ -504,10 +517,10 @@ cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
 
 cdef inline void forget_hints(Ctx *c) noexcept nogil:
     """Empty the cut-off cache and the killer moves (boost_cutoff, boost_killer), for a new
-    deal.  Another deal's hints misorder this one's moves (100 deals of two seeds in the
-    bench's order, nodes with them forgotten: tables -2.4% and -3.3%, leads -2.2% and
-    -0.7%, solves -0.7% and +1.1%), and with them gone a question searches the same nodes
-    whatever the solver answered before."""
+    deal.  Another deal's hints misorder this one's moves (a lead that refuted a position
+    of another deal says little about this one), and with them gone a question searches
+    the same nodes whatever the solver answered before.  Measured: see bench/README.md,
+    'Ideas measured, kept and dropped'."""
     cdef int i
     memset(c.cutoff, 0, sizeof(c.cutoff))
     for i in range(MAXPLY):

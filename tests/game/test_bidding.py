@@ -242,6 +242,15 @@ def test_bad_constraint_error_names_the_key():
     assert info.value.key == "auction.1NT P.2C" and "heartz" in str(info.value)
 
 
+def test_bad_long_constraint_error_quotes_an_excerpt():
+    hand = "12+ hcp, " * 700 + "4+ heartz"
+    with pytest.raises(BiddingSystemError) as info:
+        loads_system(f'[opening]\n"1C" = "{hand}"\n', "long.toml")
+    message = str(info.value)
+    assert message.startswith("long.toml:2: the constraint for 1C does not parse")
+    assert "heartz" in message and len(message) < 400
+
+
 TINY = '''
 name = "tiny"
 [opening]

@@ -120,18 +120,33 @@ from __future__ import annotations
 
 import io
 import re
-from bisect import bisect_right
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import replace
 from itertools import chain
 from os import PathLike
-from typing import Any, BinaryIO, TextIO, TypeVar
+from typing import Any, BinaryIO, TextIO
 
-from .auction import Auction
-from .cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
-from .errors import CardgamesError, ParseError, PBNError
-from .hands import Deal
-from .play import trick_winner
+from ..errors import PBNError
+from .game import Game, Original, Tag, check_comment, check_tag, play_section, use_text_reader
+from .text import (
+    COMMENT_START,
+    EXCERPT,
+    SPECIAL,
+    TAG_LINE,
+    TAG_PAIR,
+    WS,
+    Unit,
+    brace_open_after,
+    check_data,
+    decode_line,
+    excerpt,
+    match_end,
+    parse_tag,
+    short,
+    skip_comment,
+    unclosed_brace,
+    unescape,
+)
 
 __all__ = ["Tag", "Game", "PBNReader", "load", "loads", "load_path", "dump", "dumps",
            "play_section", "write_back", "rewrite", "DEFAULT_DIRECTIVES"]
@@ -145,924 +160,14 @@ _MANDATORY_ORDER = {name: i for i, name in enumerate(
     ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
      "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result"))}
 
-_T = TypeVar("_T")
-
 #: The most lines of a bad game a lenient reader keeps for :attr:`PBNError.raw`: a game
 #: with no empty line to end it stops being copied there (its error's ``raw`` is None),
 #: so that a malformed file cannot fill the memory.
 _RAW_LIMIT = 50_000
 
-#: The properties :meth:`Game.validate` checks, in order.
-_TYPED_ACCESSORS = ("deal", "board", "dealer", "vulnerable", "contract", "declarer",
-                    "auction_dealer", "auction", "opening_leader", "play")
-
-#: The most digits a Board number may have.
-_BOARD_DIGITS = 9
-
-_VULNERABILITY = {"NONE": "none", "LOVE": "none", "-": "none", "NS": "ns", "EW": "ew",
-                  "ALL": "both", "BOTH": "both"}
-
-# ---------------------------------------------------------------------------
-# Lexical pieces
-# ---------------------------------------------------------------------------
-
-_NAME = re.compile(r"[A-Za-z0-9_]+")
-_NAME_FULL = re.compile(r"[A-Za-z0-9_]+\Z")
-# A quoted string: backslash escapes any character but a newline.  Unescaping only
-# turns \" and \\ into " and \ (see _unescape), because PBN's own tables write lone
-# backslashes (``Result\2R`` in an OptimumResultTable header).  The patterns are
-# "unrolled" (runs of plain characters between escapes): the plain alternation
-# (?:[^"\\]|\\.)* steps through a 70-character deal one character at a time and is
-# five times slower.
-_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
-_TAG_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"[ \t]*\]')
-# A tag pair whose tokens stand on several lines (PBN's import format lets any white space,
-# line breaks included, separate tokens; the lenient reader joins such lines).
-_TAG_PAIR_LINES = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"([^"\\\n]*(?:\\.[^"\\\n]*)*)"\s*\]')
-# The export layout of a tag line, matched whole: the fast path of the reader.
-_TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\]*(?:\\.[^"\\]*)*)"\]\Z')
-# ``\#`` at the start of a value is a ``#`` that is text: how the writer keeps a value
-# ``"#"`` or ``"##..."`` (made by ``"###"``, or in code) from reading back as inheritance.
-_UNESCAPE = re.compile(r'\\([\\"])|\A\\(#)')
-# A backslash needs escaping only where a reader would take it for an escape.
-_ESCAPE = re.compile(r'"|\\(?=[\\"]|\Z)|\A\\(?=#)')
-_WS = re.compile(r"\s*")
-_BLANKS = re.compile(r"[ \t]*")
-_SPECIAL = re.compile(r'[\[{;"]')
-_COMMENT_START = re.compile(r"[{;]")
-_NOTE_OR_NAG = re.compile(r"=\d+=|\$\d+")
-_CONTRACT = re.compile(r"([1-7])(NT|N|[SHDC])(X{0,2})\Z", re.IGNORECASE)
-_END_POSITION_CONTRACT = re.compile(r"()(NT|N|[SHDC])\Z", re.IGNORECASE)
-_BID = re.compile(r"([1-7])(NT|N|[SHDC])\Z", re.IGNORECASE)
-
-
-def _unescape(value: str) -> str:
-    return _UNESCAPE.sub(lambda m: m.group(1) or m.group(2), value) if "\\" in value else value
-
-
-def _escape(value: str) -> str:
-    escaped = _ESCAPE.sub(lambda m: "\\" + m.group(), value)
-    if value == "#" or value.startswith("##"):
-        return "\\" + escaped  # text, not inheritance (see _UNESCAPE)
-    return escaped
-
-
-def _skip_comment(text: str, i: int) -> int:
-    """``text[i]`` opens a comment; return the index just after it.  A ``;`` comment
-    stops at the end of its physical line."""
-    if text[i] == "{":
-        j = text.find("}", i + 1)
-        return len(text) if j < 0 else j + 1
-    j = text.find("\n", i)
-    return len(text) if j < 0 else j
-
-
-def _unclosed_brace(text: str) -> int | None:
-    """Index of a ``{`` comment still open at the end of ``text``, else None.
-    ``;`` comments and quoted strings are skipped, so braces inside them do not count."""
-    i = 0
-    n = len(text)
-    while True:
-        m = _SPECIAL.search(text, i)
-        if m is None:
-            return None
-        i = m.start()
-        ch = text[i]
-        if ch == "{":
-            j = text.find("}", i + 1)
-            if j < 0:
-                return i
-            i = j + 1
-        elif ch == ";":
-            j = text.find("\n", i)
-            if j < 0:
-                return None
-            i = j + 1
-        elif ch == '"':
-            s = _STRING.match(text, i)
-            i = s.end() if s else i + 1  # an unterminated string is reported later
-        else:
-            i += 1
-        if i >= n:
-            return None
-
-
-def _brace_open_after(line: str, in_brace: bool) -> bool:
-    """Whether a ``{`` comment is open at the end of one line, ``in_brace`` saying whether
-    one was open at its start."""
-    i = 0
-    if in_brace:
-        j = line.find("}")
-        if j < 0:
-            return True
-        i = j + 1
-    return _unclosed_brace(line[i:]) is not None
-
-
-def _end(pattern: re.Pattern[str], text: str, i: int = 0) -> int:
-    """Where a match of ``pattern`` (one that cannot fail, such as ``\\s*``) at ``i`` ends."""
-    m = pattern.match(text, i)
-    assert m is not None
-    return m.end()
-
-
-def _only_comments(text: str, i: int = 0) -> bool:
-    """True if ``text[i:]`` holds nothing but whitespace and comments."""
-    n = len(text)
-    i = _end(_WS, text, i)
-    while i < n and text[i] in "{;":
-        i = _end(_WS, text, _skip_comment(text, i))
-    return i >= n
-
-
-def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
-    """Remove the comments (and a ``%`` line) from one line of an Auction or Play section
-    (which hold no quoted strings); ``in_brace`` says whether a ``{`` comment is open from an earlier
-    line.  Returns the text and the new state."""
-    if not in_brace and line.startswith("%"):
-        return "", False
-    out: list[str] = []
-    i = 0
-    n = len(line)
-    while i < n:
-        if in_brace:
-            j = line.find("}", i)
-            if j < 0:
-                return " ".join(out), True
-            in_brace = False
-            i = j + 1
-            continue
-        m = _COMMENT_START.search(line, i)
-        if m is None:
-            out.append(line[i:])
-            break
-        out.append(line[i:m.start()])
-        if m.group() == ";":
-            break
-        in_brace = True
-        i = m.end()
-    return " ".join(out), in_brace
-
-
-# ---------------------------------------------------------------------------
-# The data model
-# ---------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Tag:
-    """One tag pair of a game, with the section and the comments that go with it.
-
-    :param name: the tag name (letters, digits and ``_``), e.g. ``"Deal"``.
-    :param value: the tag value, unescaped and with ``#`` inheritance resolved.
-    :param section: the data lines that follow the tag, verbatim (without line ends).
-    :param comments: comment blocks before the tag, verbatim (``"{...}"``, ``"; ..."``;
-        a ``{}`` block may span lines, joined with ``"\\n"``).
-    :param trailing: a comment after the ``]`` on the tag's line, or None.
-    :param line: 1-based line of the tag in its file; None for a tag made in code or
-        inherited.  Not compared.
-    :param section_line_numbers: the file line of each section line.  Not compared.
-    :param escaped: the value as the file wrote it between the quotes, when that holds a
-        backslash (``"a\\\\b"``), so that it is written back with the same escapes.  Not
-        compared; ignored once it no longer unescapes to ``value``.
-    """
-
-    name: str
-    value: str
-    section: tuple[str, ...] = ()
-    comments: tuple[str, ...] = ()
-    trailing: str | None = None
-    line: int | None = field(default=None, compare=False)
-    section_line_numbers: tuple[int, ...] = field(default=(), compare=False, repr=False)
-    escaped: str | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def tag_line(self) -> str:
-        """The tag pair as the writer prints it: ``[Name "value"]``, escaped (as the file
-        had it, for a tag read from a file and not changed)."""
-        escaped = self.escaped
-        if escaped is None or "\n" in escaped or _unescape(escaped) != self.value:
-            escaped = _escape(self.value)
-        return f'[{self.name} "{escaped}"]'
-
-    def to_pbn(self) -> str:
-        """The tag's lines: its comments, the tag pair (with any trailing comment) and
-        its section, joined with ``"\\n"`` (no final newline)."""
-        section = self.section
-        if self.trailing is not None:
-            head = f"{self.tag_line} {self.trailing}"
-        elif section and section[0].startswith("%"):
-            # Data after the tag on its line that starts with '%': on a line of its own it
-            # would read back as a '%' line (a comment of the next tag), so it stays here.
-            head, section = f"{self.tag_line} {section[0]}", section[1:]
-        else:
-            head = self.tag_line
-        return "\n".join((*self.comments, head, *section))
-
-    def _section_line(self, index: int) -> int | None:
-        numbers = self.section_line_numbers
-        if index < len(numbers):
-            return numbers[index]
-        return None if self.line is None else self.line + 1 + index
-
-
-def _check_tag(tag: Tag) -> None:
-    """Refuse a hand-made tag that the writer could not write back faithfully."""
-    if not isinstance(tag, Tag):
-        raise TypeError(f"expected a Tag, got {type(tag).__name__}")
-    if not _NAME_FULL.match(tag.name):
-        raise ValueError(f"bad tag name {_short(tag.name)}: use letters, digits and '_'")
-    if "\n" in tag.value or "\r" in tag.value:
-        raise ValueError(f"the value of tag {tag.name} spans lines")
-    checked: list[str] = []  # the section with its '%' lines blanked, for the data checks
-    for i, line in enumerate(tag.section):
-        if "\n" in line or "\r" in line:
-            raise ValueError(f"section line {_short(line)} of tag {tag.name} holds a line break")
-        in_brace = i > 0 and _unclosed_brace("\n".join(tag.section[:i])) is not None
-        if not in_brace and not line.strip():
-            raise ValueError(f"section line {i + 1} of tag {tag.name} is empty (outside a "
-                             "'{...}' comment an empty line ends the game)")
-        checked.append("" if not in_brace and line.startswith("%") else line)
-    if tag.section:
-        last = tag.section[-1]
-        if checked[-1] == "" or _only_comments(last):
-            raise ValueError(f"the last section line of tag {tag.name} holds only comments; "
-                             "it would read back as a comment of the next tag")
-        unit = _Unit(list(enumerate(checked, 1)), None)
-        if _unclosed_brace(unit.text) is not None:
-            raise ValueError(f"the section of tag {tag.name} leaves a '{{' comment open")
-        try:
-            _check_data(unit, 0)
-        except PBNError as err:
-            raise ValueError(f"the section of tag {tag.name} would not read back: "
-                             f"{err.reason}") from None
-    for block in tag.comments:
-        _check_comment(block, tag.name)
-    if tag.trailing is not None:
-        _check_comment(tag.trailing, tag.name)
-        if tag.trailing[0].isspace():
-            raise ValueError(f"the trailing comment of tag {tag.name} starts with a space; "
-                             "the writer puts one space after the ']'")
-
-
-def _comment_units(block: str) -> int | None:
-    """How many units (lines, or lines joined by an open ``{``) ``block`` reads back as,
-    or None if it would not read back as comments only.  A ``%`` line is a unit of its
-    own; an empty line may stand only inside a ``{...}`` comment."""
-    units = 0
-    unit: str | None = None
-    for line in block.split("\n"):
-        if unit is None:
-            if not line.strip():
-                return None
-            if line.startswith("%"):
-                units += 1
-                continue
-        unit = line if unit is None else unit + "\n" + line
-        if _unclosed_brace(unit) is None:
-            if not _only_comments(unit):
-                return None
-            units += 1
-            unit = None
-    return None if unit is not None else units
-
-
-def _check_comment(block: str, where: str, *, block_of_lines: bool = False) -> None:
-    """Refuse a comment that would not read back as given: a tag's comment is one unit
-    (a ``%`` line, or a comment spanning lines only inside ``{}``); a preamble or epilogue
-    block may hold several comment lines, and empty lines only inside ``{}``."""
-    units = _comment_units(block)
-    if units is None or (units != 1 and not block_of_lines):
-        expected = ("comment lines" if block_of_lines
-                    else "one '{...}' or '; ...' comment, spanning lines only inside braces")
-        raise ValueError(f"{_short(block)} (near {where}) would not read back: expected {expected}")
-
-
-class Game:
-    """One game (board) of a PBN file: ordered tags with their sections and comments.
-
-    Games are mutable so that tools can add results (:meth:`set_tag`,
-    :meth:`set_section`); the typed accessors are computed on first use and cached
-    until the next change.
-
-    :param tags: the tag pairs, in order (a name may repeat, as ``Note`` does).
-    :param preamble: blocks of comment lines standing alone before the game, each
-        followed by an empty line in the file.
-    :param trailing_comments: comment blocks after the last tag.
-    :param line: the file line where the game starts (None for a game made in code).
-    :param source: the file name, used in error messages.
-    :raises ValueError: if a tag or comment could not be written back as given.
-    """
-
-    __slots__ = ("_tags", "preamble", "trailing_comments", "line", "source", "_cache", "_index",
-                 "index", "same_deal_as", "_shared_deal", "_end_of_tags", "_original")
-
-    def __init__(self, tags: Iterable[Tag] = (), *, preamble: Iterable[str] = (),
-                 trailing_comments: Iterable[str] = (), line: int | None = None,
-                 source: str | None = None):
-        self._tags = list(tags)
-        for tag in self._tags:
-            _check_tag(tag)
-        self.preamble = tuple(preamble)
-        self.trailing_comments = tuple(trailing_comments)
-        for block in self.preamble:
-            _check_comment(block, "preamble", block_of_lines=True)
-        for block in self.trailing_comments:
-            _check_comment(block, "end of game")
-        self.line = line
-        self.source = source
-        self._cache: dict[str, object] = {}  # typed values, by accessor name
-        self._index: dict[str, Tag] | None = None  # first tag of each name
-        #: The game's place among the games its reader gave (0 for the first); None for a
-        #: game made in code.
-        self.index: int | None = None
-        #: The :attr:`index` of the first game of the same reader that holds the same deal
-        #: (another table of the board); None if this game is the first with its deal.
-        self.same_deal_as: int | None = None
-        self._shared_deal: str | None = None  # the deal of the board's first table
-        self._end_of_tags: int | None = None   # the last file line holding a tag or data
-        self._original: _Original | None = None
-
-    @classmethod
-    def _make(cls, tags: list[Tag], preamble: tuple[str, ...], trailing: tuple[str, ...],
-              line: int | None, source: str | None) -> Game:
-        """The reader's constructor: the parts are known good, skip the checks."""
-        game = cls.__new__(cls)
-        game._tags = tags
-        game.preamble = preamble
-        game.trailing_comments = trailing
-        game.line = line
-        game.source = source
-        game._cache = {}
-        game._index = None
-        game.index = None
-        game.same_deal_as = None
-        game._shared_deal = None
-        game._end_of_tags = None
-        game._original = None
-        return game
-
-    @classmethod
-    def from_pbn(cls, text: str, *, source: str | None = None) -> Game:
-        """Parse the text of exactly one game (``#`` values resolve to ``""``).
-
-        :raises PBNError: if the text is malformed or does not hold exactly one game.
-        """
-        reader = loads(text, source=source)
-        games = list(reader)
-        if len(games) != 1:
-            raise PBNError(f"expected one game, found {len(games)}", source=source)
-        return games[0]
-
-    # ---- tags -------------------------------------------------------------
-    @property
-    def tags(self) -> tuple[Tag, ...]:
-        """Every tag pair, in order."""
-        return tuple(self._tags)
-
-    def names(self) -> list[str]:
-        """The tag names, in order (a repeated name appears each time)."""
-        return [t.name for t in self._tags]
-
-    def get(self, name: str) -> Tag | None:
-        """The first tag called ``name``, or None."""
-        if self._index is None:  # the accessors look up ten names: index them once
-            self._index = {}
-            for tag in self._tags:
-                self._index.setdefault(tag.name, tag)
-        return self._index.get(name)
-
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self.get(name) is not None
-
-    def tag(self, name: str, default: str | None = None) -> str | None:
-        """The value of the first tag called ``name`` (``"?"`` stays ``"?"``), or ``default``."""
-        tag = self.get(name)
-        return default if tag is None else tag.value
-
-    def set_tag(self, name: str, value: str) -> None:
-        """Set the value of the first tag called ``name``, keeping its place, section and
-        comments; append a new tag if there is none.
-
-        :raises ValueError: for a bad name or a value holding a line break.
-        """
-        self._put(name, lambda old: replace(old, value=value), lambda: Tag(name, value))
-
-    def set_section(self, name: str, value: str, lines: Iterable[str]) -> None:
-        """Set a tag's value and the data lines that follow it (an ``OptimumResultTable``,
-        an ``Auction``...), keeping its place and comments; append it if absent.
-
-        :raises ValueError: for a bad name, a line break in the value, or a section line
-            that would not read back as data (empty, starting with ``[`` or ``%``, or a
-            last line holding only comments).
-        """
-        section = tuple(lines)
-        self._put(name, lambda old: replace(old, value=value, section=section,
-                                            section_line_numbers=()),
-                  lambda: Tag(name, value, section))
-
-    def remove_tag(self, name: str) -> int:
-        """Remove every tag called ``name`` (with its section and comments); return how many."""
-        before = len(self._tags)
-        self._tags = [t for t in self._tags if t.name != name]
-        self._changed()
-        return before - len(self._tags)
-
-    def _put(self, name: str, change: Callable[[Tag], Tag], make: Callable[[], Tag]) -> None:
-        for i, tag in enumerate(self._tags):
-            if tag.name == name:
-                new = change(tag)
-                _check_tag(new)
-                self._tags[i] = new
-                break
-        else:
-            new = make()
-            _check_tag(new)
-            self._tags.append(new)
-        self._changed()
-
-    # ---- typed accessors ----------------------------------------------------
-    def _changed(self) -> None:
-        self._cache.clear()
-        self._index = None
-
-    def _cached(self, key: str, compute: Callable[[], _T]) -> _T:
-        """The value of ``compute()``, kept until the tags change."""
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]  # type: ignore[return-value]
-
-    def _known(self, name: str) -> tuple[Tag | None, str | None]:
-        """The tag and its value, the value None when absent, ``"?"`` or empty."""
-        tag = self.get(name)
-        if tag is None:
-            return None, None
-        value = tag.value.strip()
-        return tag, (None if value in ("", "?") else value)
-
-    def _error(self, tag: Tag | None, message: str, index: int | None = None) -> PBNError:
-        """A PBNError for ``tag`` (``index`` set: for that section line; no tag: for the
-        game)."""
-        if tag is None:
-            return PBNError(message, line=self.line, source=self.source)
-        if index is None:
-            # An inherited tag has no line of its own: name the game's.
-            line = tag.line if tag.line is not None else self.line
-            return PBNError(message, text=_excerpt(tag.tag_line), line=line, source=self.source)
-        return PBNError(message, text=_excerpt(tag.section[index]), line=tag._section_line(index),
-                        source=self.source)
-
-    def _seat(self, name: str) -> Seat | None:
-        tag, value = self._known(name)
-        if value is None:
-            return None
-        if name == "Declarer" and value.startswith("^"):
-            value = value[1:]  # an irregular declarer (PBN 2.1 section 3.9): still the seat
-        if len(value) != 1 or value.upper() not in "NESW":
-            raise self._error(tag, f"{name} must be N, E, S or W, not {_short(value)}")
-        return Seat.parse(value)
-
-    @property
-    def deal(self) -> Deal | None:
-        """The ``Deal`` tag as a :class:`~cardgames.hands.Deal`; None if absent or unknown.
-
-        :raises PBNError: if the deal is malformed or impossible (with the tag's line).
-        """
-        return self._cached("deal", self._parse_deal)
-
-    @property
-    def deal_inherited(self) -> bool:
-        """True if the game has no ``Deal`` tag and :attr:`deal` is the deal of an earlier
-        game of the same board (another table of it; see :attr:`same_deal_as`)."""
-        return self._shared_deal is not None and self.get("Deal") is None
-
-    def _parse_deal(self) -> Deal | None:
-        tag, value = self._known("Deal")
-        if tag is None and self._shared_deal is not None:
-            value = self._shared_deal  # the deal of the board's first table
-        if value is None:
-            return None
-        try:
-            return Deal.from_pbn(value)
-        except ParseError as err:
-            where = "" if err.position is None else f" (column {err.position + 1} of the deal)"
-            raise self._error(tag, f"bad deal: {_excerpt(err.message)}{where}") from err
-        except CardgamesError as err:
-            # Teaching files (BridgeComposer) write a hand they do not show as "..." (no
-            # cards), which makes unequal hands; read such hands as unknown ("-").
-            colon = value.find(":")
-            hands = value[colon + 1:].split()
-            if "..." in hands and any(h not in ("...", "-") for h in hands):
-                shown = " ".join("-" if h == "..." else h for h in hands)
-                try:
-                    return Deal.from_pbn(f"{value[:colon + 1]}{shown}")
-                except CardgamesError:
-                    pass
-            raise self._error(tag, f"impossible deal: {_excerpt(str(err))}") from err
-
-    @property
-    def board(self) -> int | None:
-        """The ``Board`` number (``"01"`` reads as 1); None if absent or unknown, or for a
-        value that is not a number, such as ``"4-1"`` or ``"spacer"`` (labels that real
-        writers use; ``Game.tag("Board")`` has the text).
-
-        :raises PBNError: for a number of more than nine digits.
-        """
-        return self._cached("board", self._parse_board)
-
-    def _parse_board(self) -> int | None:
-        tag, value = self._known("Board")
-        if value is None:
-            return None
-        if not (value.isascii() and value.isdigit()):
-            # "4-1", "spacer": labels some writers use (a chapter and a deal, an item that
-            # is no board); the text is kept, as Game.tag("Board"), but names no number.
-            return None
-        if len(value.lstrip("0")) > _BOARD_DIGITS:
-            # int() refuses more than 4,300 digits, with a ValueError that would end the
-            # file; no board numbers so high in any case.
-            raise self._error(tag, f"Board number {_short(value)} is too large (more than "
-                              f"{_BOARD_DIGITS} digits)")
-        return int(value.lstrip("0") or "0")
-
-    @property
-    def dealer(self) -> Seat | None:
-        """The ``Dealer`` seat; None if absent or unknown.
-
-        :raises PBNError: if it is not N, E, S or W.
-        """
-        return self._cached("dealer", lambda: self._seat("Dealer"))
-
-    @property
-    def vulnerable(self) -> str | None:
-        """The ``Vulnerable`` tag as ``"none"``, ``"ns"``, ``"ew"`` or ``"both"`` (PBN writes
-        None/Love/-, NS, EW, All/Both); None if absent or unknown.
-
-        :raises PBNError: for any other value.
-        """
-        return self._cached("vulnerable", self._parse_vulnerable)
-
-    def _parse_vulnerable(self) -> str | None:
-        tag, value = self._known("Vulnerable")
-        if value is None:
-            return None
-        vul = _VULNERABILITY.get(value.upper())
-        if vul is None:
-            raise self._error(tag, f"Vulnerable must be None, NS, EW or All, not {_short(value)}")
-        return vul
-
-    @property
-    def contract(self) -> str | None:
-        """The ``Contract`` tag as written (``"4SX"``, ``"3NT"``, ``"3N"``, ``"Pass"``, or an
-        end position's bare trump suit ``"H"``).  Where the tag is absent, empty or ``"?"``,
-        the contract a complete ``Auction`` section ends in (``"5CX"``, ``"Pass"``), else
-        None (no auction, or one that is incomplete or illegal).
-        :meth:`cardgames.scoring.Contract.parse` turns it into a value.
-
-        :raises PBNError: if it is not a PBN contract.
-        """
-        return self._cached("contract", self._parse_contract)
-
-    def _parse_contract(self) -> str | None:
-        tag, value = self._known("Contract")
-        if value is None:
-            derived = self._from_auction()
-            return None if derived is None else derived[0]
-        if value.upper() != "PASS" and not _CONTRACT.match(value):
-            if _END_POSITION_CONTRACT.match(value):
-                return value  # only the trump suit, as an end position may give (3.10)
-            raise self._error(tag, "Contract must look like 4S, 3NTX, 6HXX or Pass, "
-                              f"not {_short(value)}")
-        return value
-
-    def _from_auction(self) -> tuple[str, Seat | None] | None:
-        """The contract (as PBN writes it) and declarer that a complete ``Auction`` section
-        ends in; None without one, or if it does not read as a legal auction."""
-        return self._cached("from_auction", self._derive)
-
-    def _derive(self) -> tuple[str, Seat | None] | None:
-        if self.get("Auction") is None:
-            return None
-        try:
-            calls = self.auction
-            dealer = self.auction_dealer
-            if not calls or "-" in calls or dealer is None:
-                return None
-            auction = Auction.parse(" ".join(calls), dealer=dealer)
-        except CardgamesError:
-            return None
-        if not auction.is_complete:
-            return None
-        contract = auction.contract
-        if contract is None:
-            return "Pass", None
-        text = f"{contract.level}{contract.strain.letter}{'X' * contract.doubled}"
-        return text, auction.declarer
-
-    def _strain(self) -> Strain | None:
-        """The trump strain of the contract; None if unknown or passed out."""
-        contract = self.contract
-        if contract is None or contract.upper() == "PASS":
-            return None
-        m = _CONTRACT.match(contract) or _END_POSITION_CONTRACT.match(contract)
-        return Strain.parse(m.group(2))  # type: ignore[union-attr]
-
-    @property
-    def declarer(self) -> Seat | None:
-        """The ``Declarer`` seat (``"^S"``, an irregular declarer, reads as S); None if
-        unknown (or a passed-out board's ``""``).  Where the tag is absent, empty or
-        ``"?"``, the declarer of a complete ``Auction`` section, as :attr:`contract` does.
-
-        :raises PBNError: if it is not N, E, S or W.
-        """
-        return self._cached("declarer", self._parse_declarer)
-
-    def _parse_declarer(self) -> Seat | None:
-        seat = self._seat("Declarer")
-        if seat is None:
-            derived = self._from_auction()
-            return None if derived is None else derived[1]
-        return seat
-
-    @property
-    def auction_dealer(self) -> Seat | None:
-        """Who made the first call of the ``Auction`` section (the tag's value, normally the
-        dealer); None if there is no auction or it is unknown.
-
-        :raises PBNError: if the value is not a seat.
-        """
-        return self._cached("auction_dealer", lambda: self._seat("Auction"))
-
-    @property
-    def auction(self) -> list[str]:
-        """The calls of the ``Auction`` section in order: ``"1NT"``, ``"Pass"``, ``"X"``,
-        ``"XX"``; ``AP`` (all pass) is spelled out as the passes that end the auction, and
-        ``-`` (a missing call) is kept.  Notes (``=1=``), annotations (``!``, ``?``, an
-        alert ``*`` after a call, ``$2``), irregularities (``^I``) and comments are
-        dropped; ``*`` alone ends the section, and so does ``+`` (to be continued).  Empty
-        if there is no auction.
-
-        :raises PBNError: for a token that is not a call (with its line).
-        """
-        return list(self._cached("auction", self._parse_auction))
-
-    def _parse_auction(self) -> tuple[str, ...]:
-        tag = self.get("Auction")
-        if tag is None:
-            return ()
-        calls: list[str] = []
-        for token, index in self._section_tokens(tag):
-            word = token.upper()
-            if word in ("*", "+"):  # the end; "+": the auction is to be continued
-                break
-            if word == "AP":
-                calls.extend(["Pass"] * _passes_to_end(calls))
-                break
-            if word in ("PASS", "P"):
-                calls.append("Pass")
-            elif word in ("X", "XX", "-"):
-                calls.append(word)
-            else:
-                m = _BID.match(word)
-                if m is None:
-                    raise self._error(tag, f"{_short(token)} is not a call", index)
-                strain = "NT" if m.group(2) in ("N", "NT") else m.group(2)
-                calls.append(m.group(1) + strain)
-        return tuple(calls)
-
-    @property
-    def opening_leader(self) -> Seat | None:
-        """The seat that led to the first trick: the ``Play`` tag's value; None if unknown.
-
-        :raises PBNError: if the value is not a seat.
-        """
-        return self._cached("opening_leader", lambda: self._seat("Play"))
-
-    @property
-    def play(self) -> list[Card]:
-        """The cards of the ``Play`` section in the order they were played.
-
-        PBN writes the play as a table: one row per trick, the columns in seat order
-        starting from the opening leader (the tag's value), ``-`` for a card not played,
-        ``*`` to end, ``+`` for the card to be played next in a game to be continued (the
-        cards of its row are kept, nothing after).  Each trick is led by the winner of the
-        one before, which needs the trump strain from :attr:`contract` (the ``Contract``
-        tag, or the auction's).  Annotations, notes and irregularities (``^R``) are
-        dropped.  The play stops at the first card not played.  Empty if there is no Play
-        section.
-
-        :raises PBNError: (with the line) for a token that is not a card, a card played
-            twice, a card after a trick that was not finished, a gap inside a trick, or
-            a play of more than one trick without a known contract.
-        """
-        return [card for card, _ in self._cached("play", self._parse_play)]
-
-    def play_with_lines(self) -> list[tuple[Card, int | None]]:
-        """The cards of :attr:`play`, each with the file line it stands on (None for a
-        game made in code), so that a problem with a card can be reported on its line.
-
-        :raises PBNError: as :attr:`play` does.
-        """
-        return list(self._cached("play", self._parse_play))
-
-    def _parse_play(self) -> tuple[tuple[Card, int | None], ...]:
-        tag = self.get("Play")
-        if tag is None:
-            return ()
-        cells: list[tuple[Card | None, int]] = []  # one per table cell, with its section line
-        to_continue = False
-        for token, index in self._section_tokens(tag):
-            if token == "*":
-                break
-            if token == "+":
-                # The game is to be continued here (PBN 2.1): this cell is the next card to
-                # play; the cards of its row are kept, nothing after that row.
-                cells.append((None, index))
-                to_continue = True
-                continue
-            if to_continue and len(cells) % 4 == 0:
-                break
-            if token == "-":
-                cells.append((None, index))
-                continue
-            try:
-                cells.append((Card.parse(token), index))
-            except ParseError:
-                raise self._error(tag, f"{_short(token)} is not a card", index) from None
-        if all(card is None for card, _ in cells):
-            return ()
-        first = self.opening_leader
-        if first is None:
-            raise self._error(tag, "the Play section needs the opening leader as the tag value")
-
-        played: list[tuple[Card, int | None]] = []
-        seen: set[Card] = set()
-        leader = first
-        ended_at: int | None = None  # section line of the first missing card
-        for start in range(0, len(cells), 4):
-            row = cells[start:start + 4]
-            row += [(None, row[-1][1])] * (4 - len(row))
-            # The row is in seat order from ``first``; the trick is in order from ``leader``.
-            trick = [row[(leader - first + i) & 3] for i in range(4)]
-            cards: list[Card] = []
-            lines: list[int | None] = []
-            for card, index in trick:
-                if card is None:
-                    if ended_at is None:
-                        ended_at = index
-                    continue
-                if ended_at is not None:
-                    raise self._error(tag, f"{card} is played after a card that was not "
-                                      f"played (trick {start // 4 + 1})", index)
-                if card in seen:
-                    raise self._error(tag, f"{card} is played twice", index)
-                seen.add(card)
-                cards.append(card)
-                lines.append(tag._section_line(index))
-            played.extend(zip(cards, lines))
-            if len(cards) == 4 and any(card for card, _ in cells[start + 4:]):
-                strain = self._strain()
-                if strain is None:
-                    raise self._error(tag, f"cannot tell who leads to trick {start // 4 + 2} "
-                                      "without the contract's trump suit (Contract tag)")
-                leader = trick_winner(leader, cards, strain)
-        return tuple(played)
-
-    def _section_tokens(self, tag: Tag) -> Iterator[tuple[str, int]]:
-        """The tokens of a section without comments, notes and annotations, each with the
-        index of its section line."""
-        in_brace = False
-        for index, line in enumerate(tag.section):
-            text, in_brace = _strip_comments(line, in_brace)
-            for token in _NOTE_OR_NAG.sub(" ", text).split():
-                if token[0] == "^":  # an irregularity (^R a revoke, ^L a lead out of turn)
-                    continue
-                # Suffix annotations: "!", "?" and an alert "*" ("1NT*"); "*" alone ends it.
-                token = token.rstrip("!?*") if len(token) > 1 else token.rstrip("!?")
-                if token:
-                    yield token, index
-
-    def validate(self) -> None:
-        """Check every tag that has a typed accessor (Deal, Board, Dealer, Vulnerable,
-        Contract, Declarer, Auction, Play).  The reader calls this on every game unless
-        told not to.
-
-        :raises PBNError: for the first bad tag, with its line.
-        """
-        for accessor in _TYPED_ACCESSORS:
-            getattr(self, accessor)
-
-    # ---- writing and comparing ---------------------------------------------
-    @property
-    def original(self) -> bytes | None:
-        """The bytes the game took in its file, exactly: from the end of the game before
-        (so with the empty lines, ``%`` lines and comment blocks that stand before it)
-        through its own last line.  Set for a game read from bytes (:func:`load_path`, or
-        :func:`load`/:func:`loads` given bytes); None otherwise.  Changes made to the game
-        after reading do not show here; :func:`write_back` adds tags to it."""
-        return None if self._original is None else b"".join(self._original.lines)
-
-    def to_pbn(self) -> str:
-        """The game's text, ending with a newline (the blank line that separates games is
-        the writer's business).  Values are escaped: ``"`` as ``\\"`` and a backslash as
-        ``\\\\`` where it would otherwise read as an escape.  A value ``"#"`` or one
-        starting with ``"##"`` (a file's ``"###"`` gives ``"#"``) is written with a
-        backslash before it, ``"\\#"``, which reads back as that text, not as inheritance
-        (other PBN readers show the backslash)."""
-        parts = [block + "\n" for block in self.preamble]  # each followed by a blank line
-        lines = [tag.to_pbn() for tag in self._tags]
-        lines.extend(self.trailing_comments)
-        parts.append("\n".join(lines))
-        return "\n".join(parts) + "\n"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
-            return NotImplemented
-        return (self._tags == other._tags and self.preamble == other.preamble
-                and self.trailing_comments == other.trailing_comments)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{t.name}={_short(t.value)}" for t in self._tags[:4])
-        more = ", ..." if len(self._tags) > 4 else ""
-        where = "" if self.line is None else f" line {self.line}"
-        return f"<Game{where}: {shown}{more}>"
-
-
-def _passes_to_end(calls: Sequence[str]) -> int:
-    """How many passes ``AP`` stands for after ``calls``: enough to end the auction."""
-    trailing = 0
-    for call in reversed(calls):
-        if call != "Pass":
-            break
-        trailing += 1
-    needed = 3 if trailing < len(calls) else 4
-    return max(0, needed - trailing)
-
-
-def play_section(cards: Iterable[CardLike], leader: SeatLike, strain: StrainLike) -> list[str]:
-    """The lines of a PBN ``Play`` section for cards given in playing order: the inverse
-    of :attr:`Game.play`.  Columns are in seat order from ``leader`` (which becomes the
-    tag value); an unfinished last trick is padded with ``-``.
-
-    >>> play_section(["HK", "H2", "H5", "HA", "S2"], "W", "S")
-    ['HK H2 H5 HA', '- - - S2']
-
-    :raises ParseError: for a bad card, seat or strain.
-    """
-    first = Seat.parse(leader)
-    trump = Strain.parse(strain)
-    played = [Card.parse(c) for c in cards]
-    lines = []
-    trick_leader = first
-    for start in range(0, len(played), 4):
-        trick = played[start:start + 4]
-        row = ["-"] * 4
-        for i, card in enumerate(trick):
-            row[(trick_leader + i - first) & 3] = str(card)
-        lines.append(" ".join(row))
-        if len(trick) == 4:
-            trick_leader = trick_winner(trick_leader, trick, trump)
-    return lines
-
-
 # ---------------------------------------------------------------------------
 # Reading
 # ---------------------------------------------------------------------------
-
-class _Unit:
-    """Consecutive physical lines read as one piece: a single line, or the lines a
-    ``{`` comment spans.  Knows how to turn a position back into a line number."""
-
-    __slots__ = ("numbers", "lines", "text", "source", "joined", "_starts")
-
-    def __init__(self, numbered: list[tuple[int, str]], source: str | None, *,
-                 joined: bool = False):
-        self.numbers = [n for n, _ in numbered]
-        self.lines = [t for _, t in numbered]
-        self.text = "\n".join(self.lines)
-        self.source = source
-        self.joined = joined  # lines joined to complete a tag pair broken over them
-        self._starts: list[int] | None = None  # where each line starts in text
-
-    def row(self, pos: int) -> int:
-        """The line of ``text[pos]`` (0 for the first): found by bisection, not by counting
-        from the start, since a line holding many tags asks once per tag."""
-        if len(self.lines) == 1:
-            return 0
-        if self._starts is None:
-            starts = [0]
-            for line in self.lines[:-1]:
-                starts.append(starts[-1] + len(line) + 1)
-            self._starts = starts
-        return bisect_right(self._starts, pos) - 1
-
-    def error(self, pos: int, message: str) -> PBNError:
-        row = self.row(pos)
-        column = pos - (self.text.rfind("\n", 0, pos) + 1)
-        return PBNError(message, text=_excerpt(self.lines[row], column), line=self.numbers[row],
-                        source=self.source)
-
 
 _TAG_NEW = Tag.__new__
 (_SET_NAME, _SET_VALUE, _SET_SECTION, _SET_COMMENTS, _SET_TRAILING, _SET_LINE,
@@ -1100,7 +205,7 @@ class _Builder:
         # Each tag: [name, value, line, comments, trailing, section lines, their numbers,
         # escaped value], the section and numbers None until the tag has a section.
         self.tags: list[list] = []
-        self.pending: list[_Unit] = []  # comment-only units not yet placed
+        self.pending: list[Unit] = []  # comment-only units not yet placed
         self.end = line  # the last line that held a tag or section data
 
     def add_tag(self, name: str, value: str, line: int, leading: str | None,
@@ -1138,87 +243,30 @@ class _Builder:
         return game
 
 
-def _parse_tag(unit: _Unit, i: int) -> tuple[str, str, int, str | None]:
-    """Read the tag pair at ``unit.text[i] == '['``; return name, value, end index and the
-    value as written when it holds an escape (else None)."""
-    text = unit.text
-    m = _TAG_PAIR.match(text, i)
-    if m is None and unit.joined:
-        m = _TAG_PAIR_LINES.match(text, i)
-    if m:
-        written = m.group(2)
-        if "\\" in written:
-            return m.group(1), _unescape(written), m.end(), written
-        return m.group(1), written, m.end(), None
-    # Not well formed: find out what is wrong, for a precise message.
-    n = len(text)
-    j = _end(_BLANKS, text, i + 1)
-    name_match = _NAME.match(text, j)
-    if name_match is None:
-        if j >= n or text[j] in '"]\n':
-            raise unit.error(i, "tag without a name")
-        raise unit.error(j, f"bad character {text[j]!r} in a tag name (letters, digits, '_')")
-    name = name_match.group()
-    j = name_match.end()
-    if j < n and text[j] not in ' \t"]\n':
-        raise unit.error(j, f"bad character {text[j]!r} in a tag name (letters, digits, '_')")
-    j = _end(_BLANKS, text, j)
-    if j >= n or text[j] != '"':
-        raise unit.error(i, f"the value of tag {_excerpt(name)} must be in double quotes")
-    value_match = _STRING.match(text, j)
-    if value_match is None:
-        raise unit.error(j, f"missing closing quote in the value of tag {_excerpt(name)}")
-    j = _end(_BLANKS, text, value_match.end())
-    if j >= n or text[j] in "\n{;[":
-        raise unit.error(i, f"unclosed tag {_excerpt(name)}: ']' missing")
-    raise unit.error(j, f"unexpected text after the value of tag {_excerpt(name)}, expected ']'")
-
-
-def _check_data(unit: _Unit, i: int) -> None:
-    """Section data must not hold a ``[`` (a tag starts its own line) or an unterminated
-    string."""
-    text = unit.text
-    while True:
-        m = _SPECIAL.search(text, i)
-        if m is None:
-            return
-        i = m.start()
-        ch = text[i]
-        if ch == "[":
-            raise unit.error(i, "a tag must start its line; '[' found among section data")
-        if ch == '"':
-            s = _STRING.match(text, i)
-            if s is None:
-                raise unit.error(i, "missing closing quote in section data")
-            i = s.end()
-        else:
-            i = _skip_comment(text, i)
-
-
-def _apply_unit(builder: _Builder, unit: _Unit) -> None:
+def _apply_unit(builder: _Builder, unit: Unit) -> None:
     """Classify a unit (comments only, tags, or section data) and add it to the game."""
     text = unit.text
     n = len(text)
-    i = _end(_WS, text)
+    i = match_end(WS, text)
     while i < n and text[i] in "{;":
-        i = _end(_WS, text, _skip_comment(text, i))
+        i = match_end(WS, text, skip_comment(text, i))
     if i >= n:
         builder.pending.append(unit)
         return
     if text[i] != "[":
         if not builder.tags:
             raise unit.error(i, "section data before the first tag of the game")
-        _check_data(unit, i)
+        check_data(unit, i)
         builder.add_data(unit.lines, unit.numbers)
         return
     leading = text[:i].strip() or None
     while True:
-        name, value, end, escaped = _parse_tag(unit, i)
+        name, value, end, escaped = parse_tag(unit, i)
         line = unit.numbers[unit.row(i)]
-        data_at = _end(_WS, text, end)
+        data_at = match_end(WS, text, end)
         j = data_at
         while j < n and text[j] in "{;":
-            j = _end(_WS, text, _skip_comment(text, j))
+            j = match_end(WS, text, skip_comment(text, j))
         if j < n and text[j] == "[":  # another tag on the same line
             builder.add_tag(name, value, line, leading, text[end:j].strip() or None, escaped)
             leading = None
@@ -1230,7 +278,7 @@ def _apply_unit(builder: _Builder, unit: _Unit) -> None:
             return
         # Data after the tag on its line: it starts the tag's section.
         builder.add_tag(name, value, line, leading, None, escaped)
-        _check_data(unit, data_at)
+        check_data(unit, data_at)
         row = unit.row(data_at)
         rest = text[data_at:].split("\n")
         builder.add_data(rest, unit.numbers[row:row + len(rest)])
@@ -1238,22 +286,9 @@ def _apply_unit(builder: _Builder, unit: _Unit) -> None:
 
 
 def _unterminated(numbered: list[tuple[int, str]], source: str | None) -> PBNError:
-    unit = _Unit(numbered, source)
-    pos = _unclosed_brace(unit.text)
+    unit = Unit(numbered, source)
+    pos = unclosed_brace(unit.text)
     return unit.error(pos or 0, "unterminated '{' comment (no '}' before the end of the game)")
-
-
-class _Original:
-    """The bytes a game took in its file: its lines with their line ends, from the end of
-    the game before (so with the empty lines, ``%`` lines and comment blocks before it)
-    through its own last line, and the encoding new text for it is written in."""
-
-    __slots__ = ("lines", "first", "encoding")
-
-    def __init__(self, lines: list[bytes], first: int, encoding: str):
-        self.lines = lines        # each with its line end (the file's last may have none)
-        self.first = first        # the file line of lines[0]
-        self.encoding = encoding  # "utf-8" or "latin-1"
 
 
 #: The longest line the reader takes, in characters (bytes for a binary stream): far above
@@ -1270,9 +305,6 @@ MAX_RUN_LINES = 100_000
 
 #: How much a file is read at a time (lines are cut from these pieces).
 _CHUNK = 1 << 16
-
-# A line end: LF, CRLF or a lone CR (an old Mac's), mixed as a file has them.
-_LINE_ENDS_B = re.compile(rb"(?<=\n)|(?<=\r)(?!\n)")
 _LINE_ENDS_S = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 
 
@@ -1319,10 +351,10 @@ def _split_lines(pieces: Iterable[Any], *, chunks: bool) -> Iterator[Any]:
                 raise _too_long(line)
             yield line
         if nul >= 0:  # ``rest`` is the line holding it, up to it
-            text = _decode_line(bytes(rest[-_EXCERPT:])) if binary else rest[-_EXCERPT:]
+            text = decode_line(bytes(rest[-EXCERPT:])) if binary else rest[-EXCERPT:]
             raise _Unreadable("a NUL character: this is not a PBN text file (a binary "
                               "file, or text in UTF-16?); reading stops here",
-                              _excerpt(text[:-1] + "<NUL>", len(text)))
+                              excerpt(text[:-1] + "<NUL>", len(text)))
         if rest is not None and len(rest) > MAX_LINE:
             raise _too_long(rest)
     if rest:
@@ -1330,10 +362,10 @@ def _split_lines(pieces: Iterable[Any], *, chunks: bool) -> Iterator[Any]:
 
 
 def _too_long(line: Any) -> _Unreadable:
-    text = _decode_line(bytes(line[:200])) if isinstance(line, (bytes, bytearray)) \
+    text = decode_line(bytes(line[:200])) if isinstance(line, (bytes, bytearray)) \
         else line[:200]
     return _Unreadable(f"line longer than {MAX_LINE:,} characters: not a PBN text file; "
-                       "reading stops here", _excerpt(text))
+                       "reading stops here", excerpt(text))
 
 
 def _read_pieces(read: Callable[[int], Any]) -> Iterator[Any]:
@@ -1345,23 +377,6 @@ def _read_pieces(read: Callable[[int], Any]) -> Iterator[Any]:
         yield piece
 
 
-#: The most characters of the file's text an error message quotes.
-_EXCERPT = 100
-
-
-def _excerpt(text: str, pos: int = 0) -> str:
-    """``text`` if short, else about :data:`_EXCERPT` characters of it around ``pos``, with
-    ``...`` where it was cut: what a message quotes of a line that may be a megabyte."""
-    if len(text) <= _EXCERPT:
-        return text
-    start = max(0, min(pos - _EXCERPT // 4, len(text) - _EXCERPT))
-    end = start + _EXCERPT
-    return ("..." if start > 0 else "") + text[start:end] + ("..." if end < len(text) else "")
-
-
-def _short(value: str) -> str:
-    """``repr`` of a value for a message, cut to an excerpt if long."""
-    return repr(_excerpt(value))
 _CHARSET = re.compile(rb"charset\s*=\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _LATIN1_NAMES = {b"iso-8859-1", b"iso8859-1", b"latin-1", b"latin1", b"l1", b"iso_8859-1",
                  b"windows-1252", b"cp1252"}
@@ -1370,7 +385,7 @@ _RANKS = frozenset("AKQJT98765432akqjt")
 
 class _RawLines:
     """Decodes a binary stream line by line for the reader, keeping the bytes of the lines
-    that no game has taken yet (see :class:`_Original`).  It is given the lines already cut
+    that no game has taken yet (see :class:`Original`).  It is given the lines already cut
     (:func:`_split_lines`), with their line ends; each line is UTF-8 if it is valid UTF-8
     and Latin-1 (PBN's character set) otherwise, unless an encoding is given."""
 
@@ -1400,7 +415,7 @@ class _RawLines:
                 except UnicodeDecodeError as err:
                     raise _Unreadable(f"not {encoding} text ({err.reason} at byte "
                                       f"{err.start + 1} of the line); reading stops here",
-                                      _excerpt(piece.decode("latin-1"), err.start)) from None
+                                      excerpt(piece.decode("latin-1"), err.start)) from None
             elif piece.isascii():
                 yield piece.decode("ascii")
             else:
@@ -1425,13 +440,13 @@ class _RawLines:
             return "utf-8"
         return "latin-1" if self.charset_latin1 else "utf-8"
 
-    def take(self, last: int) -> _Original:
+    def take(self, last: int) -> Original:
         """The lines not taken yet, through file line ``last``."""
         count = last - self.base + 1
         lines = self.buffer[:count]
         del self.buffer[:count]
         first, self.base = self.base, self.base + count
-        return _Original(lines, first, self.new_text_encoding)
+        return Original(lines, first, self.new_text_encoding)
 
     def rest(self) -> bytes:
         data = b"".join(self.buffer)
@@ -1442,7 +457,7 @@ class _RawLines:
 
 def _broken_tag(line: str) -> bool:
     """A line that opens a tag pair and does not close it (its tokens go on below)."""
-    return line.lstrip().startswith("[") and "]" not in line and not _COMMENT_START.search(line)
+    return line.lstrip().startswith("[") and "]" not in line and not COMMENT_START.search(line)
 
 
 #: The most lines a ``{`` comment may span: a comment still open after so many lines is
@@ -1563,7 +578,7 @@ class PBNReader:
                         self._unreadable = PBNError(
                             f"{MAX_RUN_LINES:,} {'empty' if empty else 'non-empty'} lines in "
                             f"a row: not a PBN file of games (a game ends at an empty line); "
-                            f"reading stops here", text=_excerpt(text.rstrip("\r\n")),
+                            f"reading stops here", text=excerpt(text.rstrip("\r\n")),
                             line=number, source=self.source)
                         return
                 else:
@@ -1615,8 +630,8 @@ class PBNReader:
                         last = number
                         # Only the new line is scanned: a brace is the one state a comment
                         # carries from line to line (strings and ';' comments end with it).
-                        if "}" in line and not _brace_open_after(line, True):
-                            unit = _Unit(open_unit, source)
+                        if "}" in line and not brace_open_after(line, True):
+                            unit = Unit(open_unit, source)
                             open_unit = None
                             assert builder is not None  # made by the line that opened it
                             _apply_unit(builder, unit)
@@ -1634,12 +649,12 @@ class PBNReader:
                             continue
                         numbered_tag, tag_unit = tag_unit, None
                         assert builder is not None
-                        _apply_unit(builder, _Unit(numbered_tag, source, joined=True))
+                        _apply_unit(builder, Unit(numbered_tag, source, joined=True))
                         continue
                     if tag_unit is not None:  # an empty line before the tag pair closed
                         numbered_tag, tag_unit = tag_unit, None
                         assert builder is not None
-                        _apply_unit(builder, _Unit(numbered_tag, source, joined=True))
+                        _apply_unit(builder, Unit(numbered_tag, source, joined=True))
                     if not line or line.isspace():
                         blanks += 1
                         if in_head:
@@ -1671,31 +686,31 @@ class PBNReader:
                             raw.append((number, line))
                         if builder is None:
                             builder = _Builder(number)
-                        builder.pending.append(_Unit([(number, line)], source))
+                        builder.pending.append(Unit([(number, line)], source))
                         continue
                     in_head = False
                     if keep and len(raw) < _RAW_LIMIT:
                         raw.append((number, line))
                     if builder is None:
                         builder = _Builder(number)
-                    m = _TAG_LINE.match(line)
+                    m = TAG_LINE.match(line)
                     if m is not None:  # the common case, an export-style tag line
                         name, value = m.groups()
                         if "\\" in value:
-                            builder.add_tag(name, _unescape(value), number, None, None, value)
+                            builder.add_tag(name, unescape(value), number, None, None, value)
                         else:
                             builder.add_tag(name, value, number, None, None)
-                    elif _SPECIAL.search(line) is None:
+                    elif SPECIAL.search(line) is None:
                         if not builder.tags:
-                            raise _Unit([(number, line)], source).error(
+                            raise Unit([(number, line)], source).error(
                                 0, "section data before the first tag of the game")
                         builder.add_data([line], [number])
-                    elif "{" in line and _unclosed_brace(line) is not None:
+                    elif "{" in line and unclosed_brace(line) is not None:
                         open_unit = [(number, line)]
                     elif keep and _broken_tag(line):
                         tag_unit = [(number, line)]
                     else:
-                        _apply_unit(builder, _Unit([(number, line)], source))
+                        _apply_unit(builder, Unit([(number, line)], source))
                 except PBNError as err:
                     if self.strict:
                         raise err
@@ -1762,7 +777,7 @@ class PBNReader:
                 raise _unterminated(open_unit, source)
             if tag_unit is not None:
                 assert builder is not None
-                _apply_unit(builder, _Unit(tag_unit, source, joined=True))
+                _apply_unit(builder, Unit(tag_unit, source, joined=True))
             if builder is not None and failure is None:
                 game = self._finish(builder, last)
                 if game is not None:
@@ -1932,6 +947,9 @@ def loads(text: str | bytes, *, strict: bool = True, source: str | None = None,
                      validate=validate, on_error=on_error)
 
 
+use_text_reader(loads)
+
+
 class _File:
     """A file opened on the first read (so that :func:`load_path` raises OSError only when
     the reading starts), read a piece at a time, and closed by :meth:`close`."""
@@ -1978,7 +996,7 @@ def load_path(path: str | PathLike[str], *, encoding: str | None = None, strict:
 
 def _directive_line(directive: str) -> str:
     if "\n" in directive or "\r" in directive:
-        raise ValueError(f"a directive is one line: {_short(directive)}")
+        raise ValueError(f"a directive is one line: {short(directive)}")
     return directive if directive.startswith("%") else "% " + directive
 
 
@@ -2008,7 +1026,7 @@ def dump(games: Iterable[Game], fp: TextIO, *, directives: Iterable[str] = DEFAU
             fp.write(game.to_pbn() + "\n")
     blocks = list(epilogue)
     for block in blocks:
-        _check_comment(block, "epilogue", block_of_lines=True)
+        check_comment(block, "epilogue", block_of_lines=True)
     if blocks:
         fp.write("\n\n".join(blocks) + "\n")
 
@@ -2035,13 +1053,6 @@ def _eol(line: bytes) -> bytes:
     if line.endswith((b"\n", b"\r")):
         return line[-1:]
     return b""
-
-
-def _decode_line(line: bytes) -> str:
-    try:
-        return line.decode("utf-8")
-    except UnicodeDecodeError:
-        return line.decode("latin-1")
 
 
 def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
@@ -2087,7 +1098,7 @@ def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
 
     inserted: list[tuple[str, str]] = []
     for tag in tags:
-        _check_tag(tag)
+        check_tag(tag)
         old = next((t for t in game._tags if t.name == tag.name and t.line is not None
                     and t.line >= first), None)
         if old is None:
@@ -2096,9 +1107,9 @@ def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
         assert old.line is not None
         i = old.line - first
         line_end = _eol(lines[i]) or eol
-        text = _decode_line(lines[i])[:len(_decode_line(lines[i])) - len(_eol(lines[i]))]
+        text = decode_line(lines[i])[:len(decode_line(lines[i])) - len(_eol(lines[i]))]
         numbers = list(old.section_line_numbers)
-        span = next((m.span() for m in _TAG_PAIR.finditer(text) if m.group(1) == old.name),
+        span = next((m.span() for m in TAG_PAIR.finditer(text) if m.group(1) == old.name),
                     None)
         if span is not None:
             # The old section goes, but for its '%' lines, and the text after the tag
@@ -2109,7 +1120,7 @@ def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
             out[i] = [encode(head, tag.name) + line_end]
         else:  # a tag pair broken over lines: they all go
             j = i
-            while j + 1 < len(lines) and "]" not in _decode_line(lines[j]):
+            while j + 1 < len(lines) and "]" not in decode_line(lines[j]):
                 out[j + 1] = []
                 j += 1
             out[i] = [encode(tag.tag_line, tag.name) + line_end]

@@ -1,0 +1,119 @@
+"""What the benchmark scripts share about where they run: which ddsolver they measure, how
+they stop on an error, and the machine they describe in their headers.
+
+Nothing here imports ddsolver, cardgames or endplay: a script calls :func:`prefer_checkout`
+before it imports the package it measures, and that has to work whatever state the checkout
+is in.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+ROOT = Path(__file__).resolve().parents[1]   # the checkout this directory belongs to
+BENCH = ROOT / "bench"
+
+
+def prefer_checkout() -> None:
+    """Measure the checkout the scripts live in when its extension is built in place
+    (``setup.py build_ext --inplace``); otherwise fall back to an installed ddsolver."""
+    package = ROOT / "ddsolver"
+    if any(package.glob("_core*.so")) or any(package.glob("_core*.pyd")):
+        sys.path.insert(0, str(ROOT))
+
+
+def die(message: str, status: int = 2) -> NoReturn:
+    """Stop the script with ``message`` on stderr, named after the script that runs.
+
+    Status 2 (the default) means the benchmark could not run (endplay, the compiled
+    ddsolver or a data file missing); 1 is kept for a wrong answer or a failed command.
+    """
+    print(f"{Path(sys.argv[0]).stem or 'bench'}: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+def say(text: str) -> None:
+    """A line on stderr that does not break a tqdm progress bar drawn there."""
+    from tqdm import tqdm
+    tqdm.write(text, file=sys.stderr)
+
+
+def git_revision() -> str:
+    """The checkout's short revision, with ``+uncommitted changes`` when the measured code
+    (ddsolver, cardgames, setup.py) differs from it; ``?`` outside a git checkout."""
+    try:
+        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--",
+                                "ddsolver", "cardgames", "setup.py"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "?"
+    return (rev or "?") + ("+uncommitted changes" if dirty else "")
+
+
+# ---- the machine ----------------------------------------------------------------------------
+
+def cpu_model() -> str:
+    """The CPU's model name (Linux /proc/cpuinfo), else what ``platform`` knows."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "?"
+
+
+def cpus() -> int:
+    """CPUs this process may run on (its affinity where the OS tells it, which can be fewer
+    than the machine has): the most threads that can really run at once."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def load_averages() -> tuple[float, float, float]:
+    """The 1, 5 and 15 minute load averages; NaN where the OS has none."""
+    try:
+        return os.getloadavg()
+    except (AttributeError, OSError):
+        return (float("nan"),) * 3
+
+
+def load_average() -> float:
+    """The 1 minute load average (NaN where the OS has none): above :func:`cpus`, the
+    machine runs more tasks than it has CPUs and wall times are noisy."""
+    return load_averages()[0]
+
+
+def python_text() -> str:
+    """``3.11.7 (CPython), Linux x86_64``: the interpreter and the platform."""
+    return (f"{platform.python_version()} ({platform.python_implementation()}), "
+            f"{platform.system()} {platform.machine()}")
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident size so far, in MB."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024  # bytes vs KiB
+
+
+def rss_kb() -> float:
+    """This process's resident size now in KB (Linux /proc; elsewhere its peak, ru_maxrss)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return float(line.split()[1])
+    except OSError:
+        pass
+    return float(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

@@ -1,0 +1,144 @@
+"""cardgames.constraint_syntax: the text syntax of constraints, read into the constraint
+objects, and its errors (naming the text and the column)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardgames.constraint_syntax import as_constraint, parse_constraint
+from cardgames.constraints import (
+    HCP,
+    AllOf,
+    AnyOf,
+    Holds,
+    Lacks,
+    Length,
+    Not,
+    Predicate,
+    Shape,
+    balanced,
+    unbalanced,
+)
+from cardgames.errors import ParseError
+
+
+def test_module_doctests_pass():
+    import doctest
+
+    import cardgames.constraint_syntax as syntax_module
+    failures, attempted = doctest.testmod(syntax_module)
+    assert attempted > 0 and failures == 0
+
+
+# ---- the text syntax ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("15-17 hcp, balanced", HCP(15, 17) & balanced()),
+    ("spades>=4", Length("S", 4, 13)),
+    ("5+ hearts", Length("H", 5, 13)),
+    ("hcp<=10, holds SA", HCP(0, 10) & Holds("SA")),
+    ("hcp>12", HCP(13, 37)),
+    ("hcp<12", HCP(0, 11)),
+    ("hcp=8", HCP(8, 8)),
+    ("hcp 6-9", HCP(6, 9)),
+    ("12+ hcp", HCP(12, 37)),
+    ("3 diamonds", Length("D", 3, 3)),
+    ("4-5 clubs", Length("C", 4, 5)),
+    ("S<=2", Length("S", 0, 2)),
+    ("4333", Shape("4333")),
+    ("3433", Shape("4333")),
+    ("shape 5431", Shape("5431")),
+    ("4=4=3=2", Shape("4=4=3=2")),
+    ("5=x=x=x", Shape("5=x=x=x")),
+    ("unbalanced", unbalanced()),
+    ("4333 or 4432 or 5332", balanced()),
+    ("5431 or 4=4=4=1", Shape("5431", "4=4=4=1")),
+    ("not balanced", Not(balanced())),
+    ("holds SA HK", Holds(["SA", "HK"])),
+    ("lacks S10", Lacks("ST")),
+    ("10+ hcp and 5+ spades", HCP(10, 37) & Length("S", 5, 13)),
+    ("11-15 hcp, 5+ spades or 5+ hearts",
+     HCP(11, 15) & (Length("S", 5, 13) | Length("H", 5, 13))),
+    ("(5+ spades, 10+ hcp) or 15+ hcp",
+     AnyOf([AllOf([Length("S", 5, 13), HCP(10, 37)]), HCP(15, 37)])),
+])
+def test_parses_the_text_syntax(text, expected):
+    assert parse_constraint(text) == expected
+
+
+@pytest.mark.parametrize("text, position, fragment", [
+    ("15-17 hcpp", 6, "expected 'hcp' or a suit"),
+    ("spades>=", 8, "expected a number"),
+    ("holds", 5, "expected cards after 'holds'"),
+    ("holds SZ", 6, "not a card"),
+    ("5+ foo", 3, "expected 'hcp' or a suit"),
+    ("4334", 0, "add up to 13"),
+    ("4=4=4=4", 0, "add up to 13"),
+    ("hcp>=40", 5, "at most 37"),
+    ("15-12 hcp", 0, "empty range"),
+    ("spades>=4,", 10, "expected a term"),
+    ("balancd", 0, "unknown word 'balancd'"),
+    ("12+ hcp @", 8, "unexpected character '@'"),
+    ("12+ hcp 5+ spades", 8, "separate terms with commas"),
+    ("", 0, "empty constraint"),
+    ("(5+ spades", 10, "expected ')'"),
+])
+def test_parse_errors_name_the_text_and_the_column(text, position, fragment):
+    with pytest.raises(ParseError) as info:
+        parse_constraint(text)
+    err = info.value
+    assert fragment in err.message
+    assert err.text == text
+    assert err.position == position
+    assert f"column {position + 1}" in str(err)
+
+
+def test_as_constraint_takes_a_constraint_its_text_or_a_predicate():
+    c = HCP(15, 17) & balanced()
+    assert as_constraint(c) is c
+    assert as_constraint("15-17 hcp, balanced") == c
+
+    def long_spades(hand):
+        return hand.length("S") >= 6
+
+    p = as_constraint(long_spades)
+    assert isinstance(p, Predicate) and p.fn is long_spades
+    with pytest.raises(TypeError, match="got int"):
+        as_constraint(3)  # type: ignore[arg-type]
+    with pytest.raises(ParseError, match="column 10"):
+        as_constraint("12+ hcp, frob")
+
+
+# ---- long text: a message quotes an excerpt, not the whole text ------------------------------
+
+def test_an_error_in_a_long_constraint_quotes_an_excerpt_around_the_column():
+    text = "12+ hcp, " * 700 + "frob"
+    with pytest.raises(ParseError) as info:
+        parse_constraint(text)
+    err = info.value
+    assert err.position == text.index("frob")
+    assert f"column {err.position + 1}" in str(err)
+    assert len(str(err)) < 300
+    assert err.text.startswith("...") and err.text.endswith("frob") and len(err.text) <= 110
+
+
+@pytest.mark.parametrize("text", [
+    "x" * 10_000,                          # an unknown word
+    "holds SA " + "q" * 10_000,            # not a card
+    "12+ hcp " + "z" * 10_000,             # no comma before the next term
+    "hcp>=" + "9" * 10_000,                # a number too large
+    "(" * 5_000 + "any" + ")" * 5_000,     # nested too deep
+    "12+ hcp, " * 700 + "@",               # a character the syntax does not use
+    "shape " + "4" * 10_000,               # a shape of too many digits
+])
+def test_errors_in_long_constraints_are_short(text):
+    with pytest.raises(ParseError) as info:
+        parse_constraint(text)
+    assert len(str(info.value)) < 400
+
+
+def test_a_long_value_that_is_not_text_is_quoted_short():
+    with pytest.raises(ParseError) as info:
+        parse_constraint(list(range(10_000)))  # type: ignore[arg-type]
+    assert "cannot make a constraint from list" in str(info.value)
+    assert len(str(info.value)) < 200
