@@ -30,7 +30,8 @@ from cardgames import pbn
 from cardgames.auction import Auction
 from cardgames.bidding import BiddingSystem, CallMeaning, infer
 from cardgames.cards import Seat
-from cardgames.constraints import Constraint, as_constraint
+from cardgames.constraint_syntax import as_constraint
+from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, PBNError
 from cardgames.facts import BoardFacts
 from cardgames.hands import Hand

@@ -76,7 +76,8 @@ import numpy as np
 
 from cardgames import pbn
 from cardgames.cards import Card, CardLike, Seat, SeatLike, runs
-from cardgames.constraints import HCP, AllOf, Constraint, Length, Shape, as_constraint
+from cardgames.constraint_syntax import as_constraint
+from cardgames.constraints import HCP, AllOf, Constraint, Length, Shape
 from cardgames.errors import CardgamesError, SamplingError
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler, check_seed

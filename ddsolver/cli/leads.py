@@ -27,8 +27,9 @@ Errors are one plain line on stderr, never a traceback.
 
 The command registers itself with :func:`add_parser` (:func:`ddsolver.cli.build_parser`
 calls it) and runs through :func:`run`; the analysis is :func:`ddsolver.leads.analyse_leads`
-(for the boards of PBN files, :mod:`ddsolver.board_leads`), the output :class:`ddsolver.formats.leads.LeadsWriter` (``--format html``: one page with a
-chart of every lead's tricks, :class:`ddsolver.formats.leads_html.LeadsHtmlWriter`).
+(for the boards of PBN files, :mod:`ddsolver.board_leads`), the output
+:class:`ddsolver.formats.leads.LeadsWriter` (``--format html``: one page with a chart of
+every lead's tricks, :class:`ddsolver.formats.leads_html.LeadsHtmlWriter`).
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ from typing import TextIO, cast
 from cardgames import pbn
 from cardgames.bidding import BiddingSystem, default_system, load_system
 from cardgames.cards import Seat
-from cardgames.constraints import Constraint, as_constraint
+from cardgames.constraint_syntax import as_constraint
+from cardgames.constraints import Constraint
 from cardgames.errors import BiddingSystemError, CardgamesError, SamplingError
 from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from cardgames.cards import Card, Seat, Strain
-from cardgames.constraints import as_constraint
+from cardgames.constraint_syntax import as_constraint
 from cardgames.hands import Hand
 from cardgames.sampling import Sampler
 from ddsolver.lead_chunks import BLOCK, LeadJob, chunk_bounds, deal_range, local_chunks
