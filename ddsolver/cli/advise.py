@@ -30,20 +30,15 @@ plain line, nothing written), 130/143 when interrupted.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cardgames import pbn
-from cardgames.cards import Card, Seat, SeatLike
+from cardgames.cards import Seat, SeatLike
 from cardgames.constraints import Constraint
-from cardgames.errors import CardgamesError, PBNError
-from cardgames.play import Position
+from cardgames.errors import CardgamesError
 
-from ..boards import label_of, located
+from ..boards import Inputs
+from ..formats.advice import advice_csv, advice_text, review_csv, review_json, review_text
 from ..solver import DEFAULT_TT_MB
 from ._common import (
     FAILED,
@@ -59,6 +54,7 @@ from ._common import (
 
 if TYPE_CHECKING:
     from ..advise import AdviceReport
+    from ..board_advice import Decision
 
 __all__ = ["add_parser", "run"]
 
@@ -185,8 +181,8 @@ def _one(args) -> int:
         raise UsageError(str(err)) from None
     finally:
         bar.close()
-    text = {"text": report.to_text() + "\n", "json": report.to_json() + "\n",
-            "csv": report.to_csv()}[args.format]
+    text = {"text": advice_text(report) + "\n", "json": report.to_json() + "\n",
+            "csv": advice_csv(report)}[args.format]
     out, close = open_output(args.output)
     try:
         out.write(text)
@@ -198,88 +194,6 @@ def _one(args) -> int:
 
 # ---- reviewing the real play -------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Decision:
-    """One card of the reviewed side's, set against the single-dummy advice before it."""
-
-    board: str
-    trick: int
-    seat: Seat
-    card: Card
-    best: str            # the best card group by the method
-    value: float         # the played card's value (PIMC: mean tricks; αμ: chance)
-    best_value: float
-    worlds: int
-    exhaustive: bool
-
-    @property
-    def cost(self) -> float:
-        return self.best_value - self.value
-
-    @property
-    def worse(self) -> bool:
-        return self.cost > 1e-9
-
-    def to_dict(self) -> dict:
-        return {"board": self.board, "trick": self.trick, "seat": self.seat.letter,
-                "card": str(self.card), "best": self.best, "value": self.value,
-                "best_value": self.best_value, "cost": self.cost, "worse": self.worse,
-                "worlds": self.worlds, "exhaustive": self.exhaustive}
-
-
-def _value(report: AdviceReport, card: Card) -> tuple[float, float, str]:
-    """The played card's value, the best card's, and the best card's label."""
-    row = report.row(card)
-    if report.alphamu is not None:
-        best = report.alphamu.best
-        return report.alphamu.card(card).chance, best.chance, best.label
-    best_row = max(report.rows, key=lambda r: r.mean)
-    return row.mean, best_row.mean, best_row.label
-
-
-def review_board(game: pbn.Game, seat: Seat, options: dict, progress=None
-                 ) -> tuple[list[Decision], AdviceReport | None]:
-    """Every card of ``seat``'s side in the board's play, set against the advice from
-    ``seat``'s view just before it (cards that were the only legal choice, or equivalent
-    to every other, are passed over); and, when the Play section stops with ``seat``'s
-    side to play a card that is not forced, the advice for that next card (else None)."""
-    from ..advise import advise, board_arguments
-    args = board_arguments(game, seat)
-    declarer: Seat = args["declarer"]
-    me: Seat = args["seat"]
-    side = (declarer, declarer.partner) if me == declarer else (me,)
-    play = args.pop("played")
-    strain = _strain_of(args["contract"])
-    deal = game.deal
-    assert deal is not None  # board_arguments checked it
-    Position(deal, strain, args["leader"], play)  # the real play, checked first
-    pos = Position(deal, strain, args["leader"])
-    out = []
-    for i, card in enumerate(play):
-        mover = pos.to_move
-        legal = pos.legal_cards()
-        if mover in side and len(legal) > 1:
-            report = advise(**args, played=play[:i], progress=progress, **options)
-            if len(report.rows) > 1:
-                value, best_value, best = _value(report, card)
-                board = str(game.board) if game.board is not None else "?"
-                out.append(Decision(board, i // 4 + 1, mover, card, best, value, best_value,
-                                    len(report.worlds), report.worlds.exhaustive))
-        pos.play(card)
-    nxt = None
-    if not pos.is_terminal and pos.to_move in side and len(pos.legal_cards()) > 1:
-        nxt = advise(**args, played=play, progress=progress, **options)
-    return out, nxt
-
-
-def _strain_of(contract: str):
-    from cardgames.scoring import Contract
-    c = Contract.parse(contract)
-    if c is None:
-        raise CardgamesError("a passed-out board has no play")
-    return c.strain
-
-
 def _files(args) -> int:
     if args.seat is None:
         raise UsageError("with PBN files, say whose view to review the play from (--seat)")
@@ -289,82 +203,37 @@ def _files(args) -> int:
         seat = Seat.parse(args.seat)
     except CardgamesError as err:
         raise UsageError(f"--seat: {err}") from None
-    options = _options(args)
+    from ..board_advice import review_boards
     failed = 0
+
+    def report(message: str) -> None:
+        nonlocal failed
+        failed += 1
+        print(f"{_PROG}: {message}", file=sys.stderr)
+
+    inputs = Inputs(args.files, report)
     decisions: list[Decision] = []
     upcoming: list[tuple[str, AdviceReport]] = []  # (board, advice for its next card)
     bar = _bar(args, None, "worlds")
     try:
-        for path in args.files:
-            try:
-                with open(path, encoding="utf-8") as fp:
-                    games = list(pbn.load(fp))
-            except OSError as err:
-                raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
-            except PBNError as err:
-                print(f"{_PROG}: {err}", file=sys.stderr)
-                failed += 1
-                continue
-            for game in games:
-                try:
-                    if game.get("Play") is None or game.contract is None or \
-                            game.declarer is None:
-                        continue
-                    done, nxt = review_board(game, seat, options, bar.update)
-                    decisions += done
-                    if nxt is not None:
-                        upcoming.append((str(game.board) if game.board is not None else "?",
-                                         nxt))
-                except CardgamesError as err:
-                    failed += 1
-                    print(f"{_PROG}: {located(err, path, game.line, label_of(game))}; "
-                          "board skipped", file=sys.stderr)
+        for reviewed in review_boards(inputs, seat, _options(args), bar.update):
+            decisions += reviewed.decisions
+            if reviewed.next is not None:
+                upcoming.append((reviewed.label, reviewed.next))
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise UsageError(f"cannot read {inputs.paths[inputs.file]}: "
+                         f"{err.strerror or err}") from None
     finally:
         bar.close()
     out, close = open_output(args.output, args.files)
     try:
-        out.write(_review_text(decisions, upcoming, args) if args.format == "text" else
-                  _review_json(decisions, upcoming) if args.format == "json" else
-                  _review_csv(decisions))
+        out.write(review_text(decisions, upcoming, seat, args.method, args.depth)
+                  if args.format == "text" else
+                  review_json(decisions, upcoming) if args.format == "json" else
+                  review_csv(decisions))
     finally:
         if close:
             out.close()
     return FAILED if failed else OK
-
-
-def _review_text(decisions: list[Decision], upcoming: list[tuple[str, AdviceReport]],
-                 args) -> str:
-    unit = "chance of making" if args.method == "alphamu" else "mean tricks"
-    lines = [f"Single-dummy review from {Seat.parse(args.seat).letter}'s view ({args.method}"
-             f"{f', depth {args.depth}' if args.method == 'alphamu' else ''}; value: {unit});"
-             f" '?' a card worse than the best", ""]
-    for d in decisions:
-        mark = "?" if d.worse else " "
-        cost = f"  costs {d.cost:.3f} against {d.best}" if d.worse else ""
-        lines.append(f"{mark} board {d.board} trick {d.trick:>2} {d.seat.letter} {d.card!s:<4}"
-                     f"{d.value:>8.3f} (best {d.best} {d.best_value:.3f}; {d.worlds} "
-                     f"{'listed' if d.exhaustive else 'sampled'} worlds){cost}")
-    worse = sum(d.worse for d in decisions)
-    lines.append("")
-    lines.append(f"{len(decisions)} decisions reviewed, {worse} worse than the best card")
-    for board, report in upcoming:
-        lines += ["", f"Board {board}: the play stops here; the next card:", report.to_text()]
-    return "\n".join(lines) + "\n"
-
-
-def _review_json(decisions: list[Decision], upcoming: list[tuple[str, AdviceReport]]) -> str:
-    return json.dumps({"decisions": [d.to_dict() for d in decisions],
-                       "next": [{"board": b, **r.to_dict()} for b, r in upcoming]},
-                      indent=2) + "\n"
-
-
-def _review_csv(decisions: list[Decision]) -> str:
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    fields = ("board", "trick", "seat", "card", "best", "value", "best_value", "cost", "worse",
-              "worlds", "exhaustive")
-    w.writerow(fields)
-    for d in decisions:
-        row = d.to_dict()
-        w.writerow([int(row[f]) if isinstance(row[f], bool) else row[f] for f in fields])
-    return out.getvalue()

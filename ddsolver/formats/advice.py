@@ -1,19 +1,26 @@
 """The single-dummy advice as text and CSV (``ddsolver advise``, and ``str(report)`` of an
-:class:`~ddsolver.advise.AdviceReport`); its JSON is the report's own data
-(:meth:`~ddsolver.advise.AdviceReport.to_dict`).
+:class:`~ddsolver.advise.AdviceReport`; its JSON is the report's own data,
+:meth:`~ddsolver.advise.AdviceReport.to_dict`), and the review of the play of PBN boards
+(:mod:`ddsolver.board_advice`) as text, JSON or CSV.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from cardgames.cards import Seat
 
 if TYPE_CHECKING:
     from ..advise import AdviceReport
+    from ..board_advice import Decision
 
-__all__ = ["advice_text", "advice_csv", "advice_csv_rows", "ADVICE_CSV_FIELDS"]
+__all__ = ["advice_text", "advice_csv", "advice_csv_rows", "ADVICE_CSV_FIELDS",
+           "review_text", "review_json", "review_csv", "REVIEW_CSV_FIELDS"]
 
 #: The columns of :func:`advice_csv`.
 ADVICE_CSV_FIELDS = ("label", "n", "mean", "var", "sd", "se", "ci_low", "ci_high", "chance",
@@ -86,3 +93,53 @@ def _f(x: float, digits: int) -> str:
 
 def _fmt(x: float) -> str:
     return "" if not math.isfinite(x) else repr(float(x))
+
+
+# ---- the review of a play ------------------------------------------------------------------
+
+#: The columns of :func:`review_csv`.
+REVIEW_CSV_FIELDS = ("board", "trick", "seat", "card", "best", "value", "best_value", "cost",
+                     "worse", "worlds", "exhaustive")
+
+
+def review_text(decisions: Sequence[Decision], upcoming: Sequence[tuple[str, AdviceReport]],
+                seat: Seat, method: str, depth: int) -> str:
+    """Every decision reviewed from ``seat``'s view, a line each (``?`` on a card worse
+    than the best), the count, and the advice for the next card of each board whose play
+    stops there (``upcoming``: the board's label and the advice)."""
+    unit = "chance of making" if method == "alphamu" else "mean tricks"
+    lines = [f"Single-dummy review from {seat.letter}'s view ({method}"
+             f"{f', depth {depth}' if method == 'alphamu' else ''}; value: {unit});"
+             f" '?' a card worse than the best", ""]
+    for d in decisions:
+        mark = "?" if d.worse else " "
+        cost = f"  costs {d.cost:.3f} against {d.best}" if d.worse else ""
+        lines.append(f"{mark} board {d.board} trick {d.trick:>2} {d.seat.letter} {d.card!s:<4}"
+                     f"{d.value:>8.3f} (best {d.best} {d.best_value:.3f}; {d.worlds} "
+                     f"{'listed' if d.exhaustive else 'sampled'} worlds){cost}")
+    worse = sum(d.worse for d in decisions)
+    lines.append("")
+    lines.append(f"{len(decisions)} decisions reviewed, {worse} worse than the best card")
+    for board, report in upcoming:
+        lines += ["", f"Board {board}: the play stops here; the next card:", advice_text(report)]
+    return "\n".join(lines) + "\n"
+
+
+def review_json(decisions: Sequence[Decision],
+                upcoming: Sequence[tuple[str, AdviceReport]]) -> str:
+    """The decisions and the next cards' advice as one JSON object."""
+    return json.dumps({"decisions": [d.to_dict() for d in decisions],
+                       "next": [{"board": b, **r.to_dict()} for b, r in upcoming]},
+                      indent=2) + "\n"
+
+
+def review_csv(decisions: Sequence[Decision]) -> str:
+    """One line per decision, the columns of :data:`REVIEW_CSV_FIELDS`."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(REVIEW_CSV_FIELDS)
+    for d in decisions:
+        row = d.to_dict()
+        w.writerow([int(row[f]) if isinstance(row[f], bool) else row[f]
+                    for f in REVIEW_CSV_FIELDS])
+    return out.getvalue()

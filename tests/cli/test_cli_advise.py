@@ -77,3 +77,31 @@ def test_the_commands_constants_mirror_the_librarys():
     from ddsolver.alphamu import DEFAULT_DEPTH
     from ddsolver.cli import advise as cli
     assert cli.METHODS == METHODS and cli.DEFAULT_DEPTH == DEFAULT_DEPTH
+
+
+def test_review_goes_on_past_a_game_that_does_not_read(run_cli, tmp_path):
+    """A file with one broken game: that game is reported as FILE:LINE: reason and the
+    others are reviewed (the whole file used to be lost)."""
+    text = (DATA / "single_dummy.pbn").read_text()
+    first, rest = text.split("{Problem 2", 1)
+    path = tmp_path / "broken.pbn"
+    path.write_text(first + '[Board "9"\n[Deal "garbage\n\n{Problem 2' + rest)
+    status, out, err = run_cli("advise", path, "--seat", "S", "--seed", "1", "-q",
+                               "--format", "json")
+    assert status == 1
+    assert f"ddsolver advise: {path}:" in err and "Traceback" not in err
+    assert len(err.splitlines()) == 1
+    boards = {n["board"] for n in json.loads(out)["next"]}
+    assert boards == {"1", "2", "3"}
+
+
+def test_a_boards_vulnerability_comes_from_its_number_without_a_tag():
+    """One reader of board facts: with no Vulnerable tag, advise takes the board number's
+    vulnerability, as table and leads do (it used to take none)."""
+    from cardgames import pbn
+    from cardgames.scoring import Vulnerability
+    from ddsolver.board_advice import board_arguments
+    game = pbn.Game.from_pbn('[Board "2"]\n[Deal "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 '
+                             'T7.A762.QJ853.K4 543.T98.76.QT872"]\n[Contract "3NT"]\n'
+                             '[Declarer "S"]\n[Play "W"]\n*')
+    assert board_arguments(game)["vul"] == Vulnerability.NS

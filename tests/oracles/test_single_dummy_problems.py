@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from cardgames import pbn
-from ddsolver.advise import advise, board_arguments
+from ddsolver.advise import advise
+from ddsolver.board_advice import board_arguments
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "single_dummy.pbn"
 with DATA.open(encoding="utf-8") as _fp:
