@@ -26,9 +26,10 @@ from typing import Any
 from cardgames import pbn
 from cardgames.cards import Seat
 from cardgames.errors import CardgamesError, PBNError
+from cardgames.facts import BoardFacts
 from cardgames.hands import Deal
 from cardgames.play import Position
-from cardgames.scoring import Contract, Vulnerability, board_dealer, board_vulnerability
+from cardgames.scoring import Contract, Vulnerability
 
 from . import views
 
@@ -114,17 +115,19 @@ def located(err: Exception, source: str, line: int | None, label: str = "") -> s
 
 
 def read_board(game: pbn.Game, source: str) -> Board:
-    """The board of a game, or a :class:`CardgamesError` saying why it cannot be solved."""
+    """The board of a game, or a :class:`CardgamesError` saying why it cannot be solved.
+
+    The dealer and the vulnerability are the board's facts (:class:`cardgames.facts.
+    BoardFacts`: the tags, else the board number's); a tag that does not read, or a
+    ``Board`` number too large to read, costs the board only what needs it (par, the
+    number in the output), each said in :attr:`Board.warnings`."""
     deal = game.deal  # PBNError (with its line) for a malformed deal
     tag = game.get("Deal")
     line = tag.line if tag is not None and tag.line is not None else game.line
+    facts = BoardFacts(game, source)
     warnings: list[str] = []
-    bad_number: PBNError | None = None
-    try:
-        number = game.board
-    except PBNError as err:  # a Board number too large: the board has no number
-        number, bad_number = None, err
-    label = label_of(game)
+    number, bad_number = facts.number, facts.number_problem
+    label = facts.label
     if deal is None:
         why = "no Deal tag" if tag is None else f"the deal is unknown ({tag.value!r})"
         raise PBNError(f"{label}{why}", line=line, source=source)
@@ -136,26 +139,23 @@ def read_board(game: pbn.Game, source: str) -> Board:
     # Only par needs the dealer and the vulnerability: a bad tag costs the board its par,
     # not its table.
 
-    def tag_value(read: Callable[[], Any], what: str) -> tuple[Any, bool]:
+    def tag_value(read: Callable[[], Any], what: str) -> Any:
         try:
-            return read(), True
+            return read()
         except PBNError as err:
             warnings.append(f"{where(source, err.line if err.line is not None else game.line)}"
                             f": {label}{err.message}; par is left out (it needs the {what})")
-            return None, False
+            return None
 
-    dealer, dealer_ok = tag_value(lambda: game.dealer, "dealer")
-    vul_text, vul_ok = tag_value(lambda: game.vulnerable, "vulnerability")
-    vulnerable = Vulnerability.parse(vul_text) if vul_text is not None else None
-    if number is not None and number >= 1:
-        if dealer is None and dealer_ok:
-            dealer = board_dealer(number)
-        if vulnerable is None and vul_ok:
-            vulnerable = board_vulnerability(number)
-    if bad_number is not None and (dealer is None or vulnerable is None):
+    dealer = tag_value(lambda: facts.dealer, "dealer")
+    vulnerable = tag_value(lambda: facts.vulnerability, "vulnerability")
+    if bad_number is not None:
+        # Said once: what the board loses for it.
+        loses = ("par is left out (it needs the dealer and the vulnerability)"
+                 if dealer is None or vulnerable is None else
+                 "the board is written without its number")
         warnings.append(f"{where(source, bad_number.line or game.line)}: "
-                        f"{bad_number.message}; par is left out (it needs the dealer and "
-                        "the vulnerability)")
+                        f"{bad_number.message}; {loses}")
     return Board(source, game.line, number, dealer, vulnerable, deal, game,
                  warnings=tuple(warnings))
 
@@ -254,7 +254,9 @@ class Inputs:
             if self.file:
                 board = replace(board, file=self.file)
             if board.warnings:
-                self.without_par += 1
+                # (a warning that costs nothing but the board's number leaves its par)
+                if board.dealer is None or board.vulnerable is None:
+                    self.without_par += 1
                 for message in board.warnings:
                     self.warn(message)
             yield board

@@ -193,6 +193,24 @@ def test_pbn_output_replaces_stale_tags(run_cli, tmp_path):
     assert result_table(game) == dd_table(game.deal)
 
 
+@pytest.mark.parametrize("tags, loses", [
+    ('[Dealer "N"]\n[Vulnerable "None"]\n', "the board is written without its number"),
+    ("", "par is left out"),
+], ids=["with-dealer-and-vul", "without"])
+def test_a_board_number_too_large_to_read_is_reported(run_cli, tmp_path, tags, loses):
+    """A Board tag of 6,000 digits: the board is solved, and the number it cannot show is
+    said (once), not left silently blank; exit status 1, as for any tag that costs part
+    of a board's output."""
+    deal = "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872"
+    path = tmp_path / "big.pbn"
+    path.write_text(f'[Board "{"7" * 6000}"]\n{tags}[Deal "{deal}"]\n\n')
+    status, out, err = run_cli("table", path, "--format", "csv", "-q")
+    assert status == 1
+    assert out.splitlines()[1].split(",")[1] == ""  # solved, the board column blank
+    assert err.count(f"{path}:1: Board number '777") == 1 and loses in err
+    assert "7" * 200 not in err  # the number quoted, not repeated whole
+
+
 def test_par_tag_forms():
     table = DDTable.from_dict({"N": {"NT": 9, "S": 5, "H": 7, "D": 5, "C": 9},
                                "E": {"NT": 4, "S": 7, "H": 5, "D": 8, "C": 4},
