@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections import OrderedDict
 from typing import Any, BinaryIO, TextIO
 
 from cardgames import pbn
@@ -76,23 +77,73 @@ def _dealer_text(board: Board) -> str:
 
 
 class TextWriter(TableWriter):
-    """A block per board: where it came from, dealer and vulnerability, the deal, the
-    table (declarers down, strains across), and the par line for full deals."""
+    """A block per deal of a board: where it came from, dealer and vulnerability, the deal,
+    the table (declarers down, strains across), and the par line for full deals.
+
+    A board played at several tables (a results file: the same board and deal, game after
+    game, :attr:`~cardgames.pbn.Game.same_deal_as`) is one block, which names its tables
+    by their lines in the file; a table of it met again further on, after other boards,
+    is one line pointing back to the block.  (The same deal under another board number
+    is another board, with its own dealer and vulnerability: a block of its own.)"""
+
+    #: Boards whose block is remembered, to point back to it: the most recent ones.
+    REMEMBERED = 4096
 
     def begin(self) -> None:
         self.first = True
+        # The block being gathered (written when a board of another deal comes): its
+        # head, the rest of its lines, its key, and the file lines of its tables.
+        self.head: str | None = None
+        self.rest: list[str] = []
+        self.key: tuple[int, int, str | None] | None = None
+        self.tables: list[int | None] = []
+        self.shown: OrderedDict[tuple[int, int, str | None], None] = OrderedDict()
 
     def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
         assert board.deal is not None and table is not None
+        game = board.game
         number = board.number if board.number is not None else "?"
+        key = None
+        if game is not None and game.index is not None:
+            first = game.index if game.same_deal_as is None else game.same_deal_as
+            key = (board.file, first, (game.tag("Board") or "").strip() or None)
+            if key == self.key:
+                self.tables.append(board.line)
+                return
+            if key in self.shown:
+                self._flush()
+                self._put([f"{board.source} board {number}  (line {board.line}): another "
+                           "table of a deal shown above"])
+                return
+        self._flush()
         head = (f"{board.source} board {number}  dealer {_dealer_text(board)}  "
                 f"vul {_vul_text(board)}")
         n = board.deal.cards_per_hand
         if n != 13:
             head += f"  ({n}-card ending)"
-        lines = [head, board.deal.to_pbn(), str(table)]
+        self.head, self.key, self.tables = head, key, [board.line]
+        self.rest = [board.deal.to_pbn(), str(table)]
         if par is not None:
-            lines.append(f"Par {par_text(par)}")
+            self.rest.append(f"Par {par_text(par)}")
+        if key is not None:
+            self.shown[key] = None
+            if len(self.shown) > self.REMEMBERED:
+                self.shown.popitem(last=False)
+
+    def end(self) -> None:
+        self._flush()
+
+    def _flush(self) -> None:
+        if self.head is None:
+            return
+        lines = [self.head]
+        if len(self.tables) > 1:
+            where = ", ".join("?" if line is None else str(line) for line in self.tables)
+            lines.append(f"played at {len(self.tables)} tables (lines {where})")
+        self._put(lines + self.rest)
+        self.head, self.key = None, None
+
+    def _put(self, lines: list[str]) -> None:
         self.out.write(("" if self.first else "\n") + "\n".join(lines) + "\n")
         self.first = False
 

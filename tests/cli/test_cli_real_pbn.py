@@ -229,8 +229,31 @@ def test_tables_of_one_board_are_solved_once_and_each_tagged(run_cli, tmp_path, 
 
 def test_text_summary_counts_boards_deals_and_tables(run_cli):
     status, out, err = run_cli("table", TABLES, "-j", "1", "--tt-mb", "8")
-    assert status == 0 and out.count(f"{TABLES} board ") == 6
+    # The text shows each deal once, naming the lines of its tables (the game of each
+    # table starts a line before its Board tag).
+    assert status == 0 and out.count(f"{TABLES} board ") == 2
+    assert out.count("played at 3 tables (lines ") == 2
+    assert "(lines 1, 18, 35)" in out
     assert "6 boards (2 deals, 6 tables) solved" in err
+
+
+def test_text_shows_a_deal_once_however_its_tables_are_ordered(run_cli, tmp_path):
+    """A results file in round order (board 1, board 2, board 1 again): the second table
+    of board 1 points back to its block instead of printing the table again; every other
+    format keeps one record per table."""
+    from cardgames import pbn
+    games = list(pbn.load_path(TABLES))
+    ordered = tmp_path / "rounds.pbn"
+    ordered.write_text(pbn.dumps([games[0], games[3], games[1], games[4]]))
+    status, out, _ = run_cli("table", ordered, "-j", "1", "--tt-mb", "8", "-q")
+    assert status == 0
+    blocks = out.split("\n\n")
+    assert [b.splitlines()[0].split("  ")[0].rsplit(" ", 1)[-1] for b in blocks] == \
+        ["1", "2", "1", "2"]
+    assert out.count("Par ") == 2 and out.count("another table of a deal shown above") == 2
+    status, csv_out, _ = run_cli("table", ordered, "-j", "1", "--tt-mb", "8", "-q",
+                                 "--format", "csv")
+    assert status == 0 and len(csv_out.splitlines()) == 5
 
 
 def test_play_of_every_table_is_analysed(run_cli):
