@@ -111,7 +111,7 @@ class SamplingError(CardgamesError):
         self.accepted = accepted
         super().__init__(message)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type, tuple[str, int, int]]:
         # Pickled whole (to come back from another process, a cluster's worker), counts too.
         return type(self), (self.args[0], self.attempts, self.accepted)
 

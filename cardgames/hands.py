@@ -235,7 +235,7 @@ class Deal:
     @classmethod
     def from_hands(cls, north: Hand | str | None, east: Hand | str | None,
                    south: Hand | str | None, west: Hand | str | None) -> Deal:
-        def conv(h):
+        def conv(h: Hand | str | None) -> Hand | None:
             return Hand.from_pbn(h) if isinstance(h, str) else h
         return cls((conv(north), conv(east), conv(south), conv(west)))
 

@@ -29,6 +29,7 @@ import operator
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -55,8 +56,13 @@ class SampleResult:
         return self.accepted / self.attempts if self.attempts else 1.0
 
 
-def _known_hands(known: Deal | Mapping[SeatLike, Hand | str | Iterable[CardLike] | None] | None
-                 ) -> list[Hand]:
+#: What the known cards may be given as: a deal, or seat -> a hand, its PBN text or cards.
+_KnownHand = Hand | str | Iterable[CardLike] | None
+KnownLike = (Deal | Mapping[Seat, _KnownHand] | Mapping[str, _KnownHand]
+             | Mapping[SeatLike, _KnownHand] | None)
+
+
+def _known_hands(known: KnownLike) -> list[Hand]:
     hands = [Hand()] * 4
     if known is None:
         return hands
@@ -131,7 +137,8 @@ class Sampler:
     :raises ValueError: for a bad seed or batch size.
     """
 
-    def __init__(self, known=None, constraints: Mapping[SeatLike, object] | None = None, *,
+    def __init__(self, known: KnownLike = None,
+                 constraints: Mapping[SeatLike, object] | None = None, *,
                  predicate: Callable[[Deal], bool] | None = None,
                  seed: int | np.random.SeedSequence | None = None, batch_size: int = 4096,
                  max_attempts: int = 20_000_000,
@@ -365,9 +372,9 @@ class Sampler:
             yield from self.sample(1)
 
 
-def deal_hidden(known=None, constraints: Mapping[SeatLike, object] | None = None, n: int = 1,
-                *, predicate: Callable[[Deal], bool] | None = None, seed: int | None = None,
-                **options) -> SampleResult:
+def deal_hidden(known: KnownLike = None, constraints: Mapping[SeatLike, object] | None = None,
+                n: int = 1, *, predicate: Callable[[Deal], bool] | None = None,
+                seed: int | None = None, **options: Any) -> SampleResult:
     """``n`` deals completing ``known`` under ``constraints``; see :class:`Sampler`.
 
     >>> r = deal_hidden({"S": "AKQJ.AKQ.AKQ.AKQ"}, {"N": "5+ spades"}, 2, seed=1)

@@ -299,7 +299,8 @@ def count_worlds(view: View) -> int:
     return total
 
 
-def _split(view: View):
+def _split(view: View) -> tuple[list[Seat], dict[Seat, int], dict[Seat, list[Card]],
+                               list[Card]]:
     hidden, need, forced, free = view._layout()
     n_free = len(free)
     rest = sum(need[s] - len(forced[s]) for s in hidden)
@@ -340,7 +341,8 @@ def deal_worlds(view: View, *, samples: int = 200, seed: int | None = None,
         for s, extra in zip(hidden, parts):
             hands[s] = base[s] | Hand.from_cards(extra)
         for s, c in cons:
-            if not c.accepts(hands[s]):
+            hand = hands[s]
+            if hand is None or not c.accepts(hand):  # (every hidden hand is made above)
                 return None
         return Deal(tuple(hands))
 
@@ -387,7 +389,7 @@ def _partitions(free: list[Card], sizes: list[int]) -> Iterator[list[list[Card]]
             yield [first, *tail]
 
 
-def _impossible(view: View, cons, attempts: int) -> str:
+def _impossible(view: View, cons: list[tuple[Seat, Constraint]], attempts: int) -> str:
     text = "; ".join(f"{s.letter}: {c}" for s, c in cons) or "none"
     return (f"no world meets the constraints ({text}) given what the play has shown "
             f"({attempts:,} worlds tried)")

@@ -48,11 +48,11 @@ number of defenders' cards it must try at each Min node, which is why M is small
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardgames.cards import ALL_CARDS, Card, Seat
+from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike
 from cardgames.hands import Deal, Hand
 from cardgames.play import trick_winner
 from cardgames.worlds import View, Worlds
@@ -137,7 +137,7 @@ class AlphaMuResult:
     def best(self) -> AlphaMuCard:
         return self.cards[0]
 
-    def card(self, card) -> AlphaMuCard:
+    def card(self, card: CardLike) -> AlphaMuCard:
         c = Card.parse(card)
         for row in self.cards:
             if c in row.cards:
@@ -155,7 +155,7 @@ def _hand(mask: int) -> Hand:
     return Hand(tuple(((mask >> (13 * s)) & 0x1FFF) << 2 for s in range(4)))
 
 
-def _bits(x: int):
+def _bits(x: int) -> Iterator[int]:
     while x:
         low = x & -x
         yield low.bit_length() - 1
@@ -436,7 +436,7 @@ def _groups(cards: list[tuple[int, int]], gone: int) -> list[tuple[Card, ...]]:
     return out
 
 
-def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declarer,
+def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declarer: SeatLike,
             need: int, declarer_won: int = 0, depth: int = DEFAULT_DEPTH, jobs: int = 1,
             tt_mb: int = DEFAULT_TT_MB,
             progress: Callable[[int], None] | None = None,

@@ -72,8 +72,9 @@ def board_arguments(game: pbn.Game, seat: SeatLike | None = None,
     declarer = game.declarer
     if deal is None or contract is None or declarer is None:
         raise CardgamesError("the board needs a Deal, a Contract and a Declarer")
+    seat_tag = game.tag("Seat")
     who = Seat.parse(seat) if seat is not None else (
-        Seat.parse(game.tag("Seat")) if game.tag("Seat") else declarer)
+        Seat.parse(seat_tag) if seat_tag else declarer)
     if who == declarer.partner:
         who = declarer  # dummy's cards are declarer's to choose
     hand, dummy = deal[who], deal[declarer.partner]

@@ -264,12 +264,12 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     try:
         # Two deals in flight per thread: enough to keep every worker busy.
         for unit, row in pool.completed(_strain_of, units(), window=10 * pool.jobs):
-            deal, strain = divmod(unit, 5)
-            rows = strains.setdefault(deal, {})
+            index, strain = divmod(unit, 5)
+            rows = strains.setdefault(index, {})
             rows[strain] = row
             if len(rows) == 5:
-                del strains[deal]
-                yield deal, table_of([rows[s] for s in range(5)])
+                del strains[index]
+                yield index, table_of([rows[s] for s in range(5)])
     finally:
         pool.close()
 

@@ -62,7 +62,7 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, turned into the same clean stop as Ctrl-C (exit status 143)."""
 
 
-def _on_sigterm(signum, frame) -> None:
+def _on_sigterm(signum: int, frame: object) -> None:
     raise Terminated()
 
 
@@ -277,7 +277,7 @@ def open_store(args: argparse.Namespace) -> ResultStore | None:
 # ---- the progress bar ----------------------------------------------------------------------
 
 def progress_bar(total: int | None, enabled: bool, *, unit: str = "boards",
-                 desc: str | None = None):
+                 desc: str | None = None) -> Any:
     """A tqdm bar on stderr counting ``unit`` (boards), with boards/s (off when ``enabled``
     is false: ``--quiet``, or stderr is not a terminal)."""
     from tqdm import tqdm

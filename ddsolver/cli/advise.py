@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardgames.cards import Seat, SeatLike
 from cardgames.constraints import Constraint
@@ -129,18 +129,18 @@ def add_parser(commands: argparse._SubParsersAction,
     return p
 
 
-def _constraints(args) -> dict[SeatLike, Constraint | str]:
+def _constraints(args: argparse.Namespace) -> dict[SeatLike, Constraint | str]:
     return {seat[0].upper(): getattr(args, seat) for seat in ("north", "east", "south", "west")
             if getattr(args, seat)}
 
 
-def _options(args) -> dict:
+def _options(args: argparse.Namespace) -> dict[str, Any]:
     return dict(method=args.method, depth=args.depth, samples=args.samples, seed=args.seed,
                 exhaustive=True if args.exhaustive else None, limit=args.exhaustive_limit,
                 jobs=args.jobs, tt_mb=args.tt_mb)
 
 
-def _bar(args, total: int | None, desc: str):
+def _bar(args: argparse.Namespace, total: int | None, desc: str) -> Any:
     return progress_bar(total, not args.quiet and sys.stderr.isatty(), unit="worlds",
                         desc=desc)
 
@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
 
 # ---- one position ----------------------------------------------------------------------------
 
-def _one(args) -> int:
+def _one(args: argparse.Namespace) -> int:
     missing = [o for o, v in (("--hand", args.hand), ("--contract", args.contract),
                               ("--seat", args.seat)) if not v]
     if missing:
@@ -194,7 +194,7 @@ def _one(args) -> int:
 
 # ---- reviewing the real play -------------------------------------------------------------------
 
-def _files(args) -> int:
+def _files(args: argparse.Namespace) -> int:
     if args.seat is None:
         raise UsageError("with PBN files, say whose view to review the play from (--seat)")
     if args.hand or args.contract or args.dummy or args.played:

@@ -41,11 +41,11 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
 from cardgames import pbn
 from cardgames.bidding import BiddingSystem, default_system, load_system
-from cardgames.cards import Seat
+from cardgames.cards import Seat, SeatLike
 from cardgames.constraint_syntax import as_constraint
 from cardgames.constraints import Constraint
 from cardgames.errors import BiddingSystemError, CardgamesError, SamplingError
@@ -177,7 +177,7 @@ def add_parser(commands: argparse._SubParsersAction,
     return p
 
 
-def _whole(option: str, text, least: int, what: str) -> int:
+def _whole(option: str, text: str | int, least: int, what: str) -> int:
     """The value of a whole-number option, at least ``least``, or a one-line usage error."""
     if isinstance(text, int):
         value = text
@@ -191,7 +191,7 @@ def _whole(option: str, text, least: int, what: str) -> int:
     return value
 
 
-def _positive(option: str, text) -> float:
+def _positive(option: str, text: str | float) -> float:
     """The value of an option that takes a positive finite number, or a usage error."""
     try:
         value = float(text)
@@ -301,7 +301,7 @@ def _seat_options(args: argparse.Namespace, leader: Seat | None
     return constraints, known
 
 
-def _deal_writer(args, event: str | None) -> Callable[[list[pbn.Game]], None] | None:
+def _deal_writer(args: argparse.Namespace, event: str | None) -> Callable[[list[pbn.Game]], None] | None:
     """With --save-deals, what writes each chunk of sampled deals as it is solved (so they
     are not all kept until the end), with ``event`` as their Event tag; else None.  The
     file's directives are written before the first deal."""
@@ -320,12 +320,16 @@ def _deal_writer(args, event: str | None) -> Callable[[list[pbn.Game]], None] | 
     return write
 
 
-def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
-             constraints, known, label: str, event: str | None = None) -> LeadReport:
+def _analyse(args: argparse.Namespace, hand: Hand, contract: Contract, declarer: Seat,
+             vul: Vulnerability, constraints: Mapping[Seat, Constraint | str],
+             known: Mapping[Seat, Hand], label: str, event: str | None = None) -> LeadReport:
     bar = _progress_bar(args, label)
     args.analysed = getattr(args, "analysed", 0) + 1
+    # (seats as the analysis takes them: any seat-like key)
+    dealt: dict[SeatLike, Constraint | str] = {s: c for s, c in constraints.items()}
+    given: dict[SeatLike, Hand | str] = {s: h for s, h in known.items()}
     try:
-        return analyse_leads(hand, contract, declarer, vul, constraints=constraints, known=known,
+        return analyse_leads(hand, contract, declarer, vul, constraints=dealt, known=given,
                              samples=args.samples, seed=args.seed, jobs=args.jobs,
                              criterion=args.sort, stop_z=args.stop_z,
                              min_samples=args.min_samples, batch=args.batch,
@@ -339,7 +343,7 @@ def _analyse(args, hand: Hand, contract: Contract, declarer: Seat, vul,
             bar.close()
 
 
-def _progress_bar(args, label: str):
+def _progress_bar(args: argparse.Namespace, label: str) -> Any:
     if args.quiet or not sys.stderr.isatty():
         return None
     return progress_bar(args.samples, True, unit="deals", desc=label)
@@ -347,7 +351,7 @@ def _progress_bar(args, label: str):
 
 # ---- the two modes --------------------------------------------------------------------------
 
-def _one_hand(args, output: LeadsWriter) -> int:
+def _one_hand(args: argparse.Namespace, output: LeadsWriter) -> int:
     if not args.hand or not args.contract:
         raise UsageError("give --hand and --contract (and --declarer), or PBN files")
     try:
@@ -397,7 +401,8 @@ def _check_save_deals(args: argparse.Namespace) -> None:
                              "the file") from None
 
 
-def _files(args, output: LeadsWriter, report_error: Callable[[str], None]) -> int:
+def _files(args: argparse.Namespace, output: LeadsWriter,
+           report_error: Callable[[str], None]) -> int:
     if args.hand or args.contract or args.declarer or args.leader or args.vul:
         raise UsageError("with PBN files, the hand, contract, declarer and vulnerability come from "
                      "each board; drop --hand/--contract/--declarer/--leader/--vul")

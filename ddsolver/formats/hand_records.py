@@ -18,7 +18,7 @@ from cardgames.html import SEAT_NAME, esc, hand_html
 from cardgames.scoring import Vulnerability
 
 from ..boards import Board, where
-from ..par import ParResult
+from ..par import ParContract, ParResult
 from ..solver import STRAIN_ORDER, DDTable
 from . import GENERATOR
 
@@ -157,7 +157,7 @@ def dd_grid_html(table: DDTable, cards: int) -> str:
             f"<tr><th></th>{head}</tr>{''.join(rows)}</table>")
 
 
-def _contract_html(contract) -> str:
+def _contract_html(contract: ParContract) -> str:
     strain = contract.strain
     symbol = _STRAIN_SYMBOL[strain]
     if strain in (Strain.HEARTS, Strain.DIAMONDS):
