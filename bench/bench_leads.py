@@ -5,7 +5,7 @@ The work: deal the three hidden hands at random around a known opening leader's 
 under constraints, and score every opening lead of each deal double-dummy.
 
 * ours: ``ddsolver.analyse_leads(..., samples=N, jobs=1)`` and ``jobs=2``, end to end
-  (dealing with :mod:`cardgames.dealing`, one all-card solve per deal, the statistics);
+  (dealing with :mod:`cardgames.sampling`, one all-card solve per deal, the statistics);
 * DDS: endplay's ``generate_deals`` (its dealer, same constraints in dealer syntax, the
   leader's hand predealt) plus endplay's ``solve_board`` (DDS SolveBoard, all cards), with
   DDS limited to one thread.
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import ddsolver
         from cardgames import Seat, Strain
-        from cardgames.dealing import Sampler
+        from cardgames.sampling import Sampler
         from ddsolver.leads import analyse_leads
     except ImportError as err:
         die(f"ddsolver does not import ({err}); build it with "

@@ -2,20 +2,50 @@
 
 It imports the command line -- numpy and all -- under a guard, so that a Ctrl-C while
 Python is still loading it ends like one during the run: one line, status 130, no
-traceback.  Kept tiny: nothing is imported before the guard but ``sys``.
+traceback.  Kept tiny: nothing is imported before the guard but ``sys`` and ``signal``.
+
+The guard is a SIGINT handler, set as this module loads, rather than a ``try`` around the
+import alone: a signal is taken at any bytecode boundary, and one that came just as
+``main`` was entered, before its ``try``, used to escape as a traceback.  Once the command
+line is loaded, Python's own handler is back, for the command's clean stop.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 
 INTERRUPTED = 130
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    print("ddsolver: interrupted", file=sys.stderr)
+    raise SystemExit(INTERRUPTED)
+
+
+def _guard() -> object | None:
+    """Make Ctrl-C end the program plainly, wherever it lands; the handler it replaces,
+    or None where Ctrl-C is not Python's to take (a thread, an ignored signal)."""
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            return signal.signal(signal.SIGINT, _interrupted)
+    except ValueError:  # not the main thread
+        pass
+    return None
+
+
+_previous = _guard()
+
+
 def main(argv: list[str] | None = None) -> int:
+    global _previous
     try:
         from .cli import main as run
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # a guard another program had put in place
         print("ddsolver: interrupted", file=sys.stderr)
         return INTERRUPTED
+    finally:
+        if _previous is not None:
+            signal.signal(signal.SIGINT, _previous)  # type: ignore[arg-type]
+            _previous = None
     return run(argv)

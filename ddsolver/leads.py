@@ -2,7 +2,7 @@
 
 The leader sees only their own hand (and perhaps constraints from the auction on the others).
 :func:`analyse_leads` deals the hidden hands at random under those constraints
-(:mod:`cardgames.dealing`), solves every sampled deal once for all leads (one all-card
+(:mod:`cardgames.sampling`), solves every sampled deal once for all leads (one all-card
 double-dummy solve, :meth:`ddsolver.Solver.card_scores` at trick one), and summarises each
 lead over the sample:
 
@@ -19,29 +19,12 @@ the leader's hand alone: the K and J of KJ are not grouped even when the queen i
 elsewhere, because the queen's holder changes the play.  The solver's scores are checked to
 be equal within each group on every deal (a mismatch raises ``RuntimeError``).
 
-**Statistics per lead** (defence's view; ``N`` deals; z = 1.96 unless told):
-
-* ``mean``, ``var`` (sample variance, ``N - 1`` divisor), ``sd``, ``se = sd / sqrt(N)`` and the
-  normal 95% interval ``mean +- z se`` of the defence's double-dummy tricks;
-* ``p_set``, the share of deals on which the lead beats the contract, with its Wilson
-  interval (which stays inside [0, 1] and behaves at 0% and 100%);
-* ``score``, the defence's mean score (:func:`cardgames.scoring.score`, negated), with its SE;
-* comparisons with the **best** lead, the row that ranks first by the chosen ``criterion``
-  (``"mean"`` tricks, ``"p_set"``, or ``"score"``), on the same deals (paired, which removes
-  the deal-to-deal variation both leads share): the mean difference in tricks, in IMPs
-  (:func:`cardgames.scoring.imps` of the score difference on each deal) and in matchpoints,
-  each with its paired SE (the SD of the per-deal differences over ``sqrt(N)``);
-* matchpoints: ``mp_vs_best`` is the percentage this lead scores against the best lead alone
-  (each deal: 100 when it scores more, 50 when equal, 0 when less), so the best lead has 50
-  and a lead the data cannot tell apart sits near 50; ``mp_field`` is the lead's matchpoint
-  percentage in a field made of every lead group, averaged over the deals;
-* ``close``: True when the data cannot tell this lead apart from the best by the criterion's
-  own measure (tricks, set-or-not, or score): the paired difference is within ``z`` paired
-  SEs of zero.  The best lead is always ``close``.
-* ``tied``: another lead that scores exactly as the best by that measure on every deal
-  (``H8`` and ``H3`` from ``J83`` when it never matters which is led, say).  It is ``close`` too
-  (its paired differences are all 0), and more deals cannot separate it from the best
-  unless one comes where it differs.
+**Statistics per lead** (the defence's view; :mod:`ddsolver.stats` defines each): mean,
+variance, SD, SE and interval of the defence's double-dummy tricks; ``p_set``, the share of
+deals that beat the contract, with its Wilson interval; the defence's mean score; and,
+against the **best** lead by ``criterion`` (``"mean"`` tricks, ``"p_set"``, ``"score"``) on
+the same deals, the paired differences in tricks, IMPs and matchpoints, ``close`` (within
+``z`` paired SEs of it) and ``tied`` (equal to it on every deal).
 
 **Stopping early.**  With ``stop_z``, sampling goes in batches of ``batch`` deals and stops,
 after at least ``min_samples``, as soon as every other lead is either more than ``stop_z``
