@@ -25,10 +25,10 @@ variation both share:
 
 >>> import numpy as np
 >>> from cardgames.scoring import Contract
->>> tricks = np.array([[5, 4], [4, 4], [5, 3]])   # three deals, two leads (defence)
+>>> tricks = np.array([[5, 4], [3, 4], [5, 3]])   # three deals, two leads (defence)
 >>> best, other = compare(tricks, Contract.parse("4S"), False, "mean")
->>> best.index, round(best.mean, 3), round(best.chance, 3), other.close
-(0, 4.667, 0.667, True)
+>>> best.index, round(best.mean, 3), round(best.chance, 3), round(other.diff_tricks, 3)
+(0, 4.333, 0.667, -0.667)
 >>> [round(x, 4) for x in wilson_interval(0, 10)]
 [0.0, 0.2775]
 """

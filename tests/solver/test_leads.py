@@ -17,7 +17,7 @@ import pytest
 
 from cardgames import Card, Hand, Seat, pbn
 from cardgames.errors import ParseError, SamplingError
-from ddsolver import Solver, cli
+from ddsolver import Solver, cli, leads
 from ddsolver.leads import analyse_leads, lead_groups, summarise_leads
 from ddsolver.stats import Z95, wilson_interval
 
@@ -151,22 +151,33 @@ def test_a_lead_equal_to_the_best_on_every_deal_is_tied_and_close():
 
 
 def _fake_scores(tied_with_best):
-    """A stand-in for the solver: SK/SQ (and ``tied_with_best``) take 5 or 6 tricks, every
-    other lead 2 fewer, on every deal."""
+    """A stand-in for the lead analysis's solver pool: SK/SQ (and ``tied_with_best``) take
+    5 or 6 tricks, every other lead 2 fewer, on every deal.  (The pool, not the Solver
+    class: the oracle answers are solved by real solvers in background threads meanwhile.)"""
     cards = Hand.from_pbn(WEST).cards
 
-    def solve(self, deal, strain, leader, played=()):
+    def scores(deal):
         base = 3 + deal.north.hcp % 2  # varies from deal to deal
-        scores = {c: base for c in cards}
+        out = {c: base for c in cards}
         for c in ("SK", "SQ", *tied_with_best):
-            scores[Card.parse(c)] = base + 2
-        return scores
-    return solve
+            out[Card.parse(c)] = base + 2
+        return out
+
+    class FakePool:
+        def __init__(self, jobs=1, tt_mb=64):
+            pass
+
+        def map(self, fn, deals, progress=None):
+            return [scores(deal) for deal in deals]
+
+        def close(self):
+            pass
+    return FakePool
 
 
 @pytest.mark.parametrize("tied_with_best", [(), ("H8", "H3")])
 def test_ties_with_the_best_do_not_hold_up_the_stopping_rule(monkeypatch, tied_with_best):
-    monkeypatch.setattr(Solver, "card_scores", _fake_scores(tied_with_best))
+    monkeypatch.setattr(leads, "SolverPool", _fake_scores(tied_with_best))
     r = analyse_leads(WEST, "4S", "S", "none", samples=60, seed=4, stop_z=3.0,
                       min_samples=10, batch=10)
     assert r.stopped_early and r.samples == 10
@@ -378,7 +389,7 @@ def test_cli_usage_errors_are_one_line_exit_2(capsys, extra, fragment):
 
 
 def test_cli_min_samples_lets_the_rule_stop_sooner(capsys, monkeypatch):
-    monkeypatch.setattr(Solver, "card_scores", _fake_scores(()))
+    monkeypatch.setattr(leads, "SolverPool", _fake_scores(()))
     stop = HAND_ARGS + ["--samples", "60", "--stop-z", "3", "--batch", "10", "--format", "json"]
     assert main(stop) == 0  # the default --min-samples, 100, is more than 60: no stop
     data = json.loads(capsys.readouterr().out)
