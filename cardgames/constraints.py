@@ -45,7 +45,7 @@ from .hands import Hand
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
            "AnyOf", "Not", "Any", "balanced", "unbalanced", "LTC", "Controls",
            "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "losing_tricks",
-           "control_count", "total_points", "top_honours", "suit_quality", "suit_hcp"]
+           "control_count", "total_points", "top_honours", "suit_quality", "suit_hcp", "breaks"]
 
 # ---- the constraints ------------------------------------------------------------------------
 
@@ -758,3 +758,25 @@ class SuitHCP(Constraint):
     def __str__(self) -> str:
         return _value_text(f"hcp in {SUIT_NAMES[self.suit]}", self.low, self.high,
                            MAX_SUIT_HCP)
+
+
+def breaks(constraint: Constraint, hand: Hand) -> str | None:
+    """What ``hand`` fails of ``constraint``, in words (None if it meets it): each failing
+    term of the constraint with what the hand has, e.g. ``"15-17 hcp (has 14)"``."""
+    if constraint.accepts(hand):
+        return None
+    parts = constraint.parts if isinstance(constraint, AllOf) else (constraint,)
+    failed = []
+    for p in parts:
+        if p.accepts(hand):
+            continue
+        if isinstance(p, HCP):
+            have = f"has {hand.hcp}"
+        elif isinstance(p, Length):
+            have = f"has {hand.length(p.suit)}"
+        elif isinstance(p, Shape):
+            have = "is " + "=".join(map(str, hand.lengths))
+        else:
+            have = "S=H=D=C " + "=".join(map(str, hand.lengths)) + f", {hand.hcp} hcp"
+        failed.append(f"{p} ({have})")
+    return "; ".join(failed)

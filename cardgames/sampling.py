@@ -26,6 +26,7 @@ checks but accept too rarely stop at an attempt or time budget; both raise
 from __future__ import annotations
 
 import operator
+import secrets
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -40,7 +41,8 @@ from .errors import DealError, SamplingError
 from .evaluation import MAX_HCP, RANK_BITS, Features
 from .hands import HCP_BY_RANK, Deal, Hand
 
-__all__ = ["Sampler", "SampleResult", "deal_hidden", "check_seed"]
+__all__ = ["Sampler", "SampleResult", "deal_hidden", "check_seed", "draw_seed",
+           "acceptance_rates", "RATE_DEALS"]
 
 @dataclass(frozen=True, slots=True)
 class SampleResult:
@@ -94,6 +96,12 @@ def _known_hands(known: KnownLike) -> list[Hand]:
                                 f"(again in {seat.letter}'s)")
             seen[s] |= h.masks[s]
     return hands
+
+
+def draw_seed() -> int:
+    """A fresh seed from the system's entropy (32 bits: short enough to type back), for a
+    run given none, which records it so that it can be repeated."""
+    return secrets.randbits(32)
 
 
 def check_seed(seed: int | None) -> int | None:
@@ -387,3 +395,28 @@ def deal_hidden(known: KnownLike = None, constraints: Mapping[SeatLike, object] 
     deals = sampler.sample(n)
     return SampleResult(tuple(deals), sampler.attempts, sampler.accepted, seed)
 
+
+#: Random deals dealt to measure one seat's constraint alone (:func:`acceptance_rates`):
+#: one batch of the sampler, a few milliseconds; the rate's SE is at most 0.8 points.
+RATE_DEALS = 4096
+
+
+def acceptance_rates(known: KnownLike,
+                     constraints: Mapping[Seat, Constraint | str | Callable[[Hand], bool]],
+                     seed: int | None, deals: int = RATE_DEALS) -> dict[Seat, float]:
+    """The share of random deals (the ``known`` cards given) that each seat's constraint
+    accepts on its own: which constraint makes dealing slow, and how much each says.
+    Measured on ``deals`` deals of a sampler of its own (the same ``seed`` gives the same
+    rates; the deals of the analysis are not touched).  0.0 for a constraint no deal can
+    meet."""
+    out: dict[Seat, float] = {}
+    for seat_like, c in constraints.items():
+        seat = Seat.parse(seat_like)
+        try:
+            sampler = Sampler(known, {seat: c}, seed=seed, batch_size=deals,
+                              max_attempts=deals)
+            sampler.sample(1)
+            out[seat] = sampler.acceptance_rate
+        except SamplingError as err:  # none in the batch, or impossible
+            out[seat] = err.accepted / err.attempts if err.attempts else 0.0
+    return out

@@ -44,12 +44,12 @@ from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, runs
 from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, DealError, IllegalPlayError
 from cardgames.hands import Deal, Hand
+from cardgames.sampling import draw_seed
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, contract_and_declarer
 from cardgames.worlds import EXHAUSTIVE_LIMIT, View, Worlds, deal_worlds
 
 from . import views
 from .alphamu import DEFAULT_DEPTH, AlphaMuResult, alphamu
-from .leads import draw_seed
 from .pool import SolverPool
 from .solver import DEFAULT_TT_MB, Solver
 from .stats import CRITERIA, Z95, compare, finite_or_none

@@ -31,14 +31,14 @@ from cardgames.auction import Auction
 from cardgames.bidding import BiddingSystem, CallMeaning, infer
 from cardgames.cards import Seat
 from cardgames.constraint_syntax import as_constraint
-from cardgames.constraints import Constraint
+from cardgames.constraints import Constraint, breaks
 from cardgames.errors import CardgamesError, PBNError
 from cardgames.facts import BoardFacts
 from cardgames.hands import Hand
 from cardgames.scoring import Contract, Vulnerability
 
 from .boards import Inputs, label_of, located
-from .leads import LeadReport, breaks, table_lead
+from .leads import LeadReport, table_lead
 from .solver import Solver
 
 __all__ = ["LeadBoard", "LeaderGivenError", "LeadTally", "lead_board", "analyse_board",

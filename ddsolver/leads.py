@@ -60,10 +60,10 @@ import numpy as np
 from cardgames import pbn
 from cardgames.cards import Card, CardLike, Seat, SeatLike, runs
 from cardgames.constraint_syntax import as_constraint
-from cardgames.constraints import HCP, AllOf, Constraint, Length, Shape
-from cardgames.errors import CardgamesError, SamplingError
+from cardgames.constraints import Constraint
+from cardgames.errors import CardgamesError
 from cardgames.hands import Deal, Hand
-from cardgames.sampling import Sampler, check_seed
+from cardgames.sampling import Sampler, acceptance_rates, check_seed, draw_seed
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, contract_and_declarer
 
 from . import cluster, views
@@ -73,13 +73,7 @@ from .solver import DEFAULT_TT_MB
 from .stats import CRITERIA, Z95, GroupStats, best_is_clear, compare, finite_or_none
 
 __all__ = ["LeadRow", "LeadReport", "TableLead", "analyse_leads", "summarise_leads",
-           "lead_groups", "lead_row", "table_lead", "seat_acceptance", "breaks", "draw_seed",
-           "deal_games", "DEAL_CHUNK", "SEAT_RATE_DEALS"]
-
-
-def draw_seed() -> int:
-    """A fresh seed from the system's entropy (32 bits: short enough to type back)."""
-    return secrets.randbits(32)
+           "lead_groups", "lead_row", "table_lead", "deal_games", "DEAL_CHUNK"]
 
 
 def lead_groups(hand: Hand | str) -> list[tuple[Card, ...]]:
@@ -205,7 +199,7 @@ class LeadReport:
     auction: str | None = None                 # "N: 1NT Pass 3NT Pass Pass Pass"
     system: str | None = None                  # the system that read it (None: not read)
     seat_rates: dict[str, float] = field(default_factory=dict)  # seat -> its constraint's
-    #                                            acceptance rate alone (:func:`seat_acceptance`)
+    #                                acceptance rate alone (cardgames.sampling.acceptance_rates)
     broken: dict[str, str] = field(default_factory=dict)  # seat -> what the real hand breaks
     unknown_calls: tuple[str, ...] = ()        # calls the system does not explain
     notes: tuple[str, ...] = ()                # what was flagged about the board
@@ -355,55 +349,7 @@ def deal_games(deals: Sequence[Deal], card_tricks: np.ndarray, cards: Sequence[C
     return games
 
 
-# ---- the constraints, one seat at a time, and the real deal ---------------------------------
-
-#: Random deals dealt to measure one seat's constraint alone (:func:`seat_acceptance`):
-#: one batch of the sampler, a few milliseconds; the rate's SE is at most 0.8 points.
-SEAT_RATE_DEALS = 4096
-
-
-def seat_acceptance(known: Mapping[Seat, Hand | str],
-                    constraints: Mapping[Seat, Constraint | str | Callable],
-                    seed: int | None, deals: int = SEAT_RATE_DEALS) -> dict[Seat, float]:
-    """The share of random deals (the ``known`` cards given) that each seat's constraint
-    accepts on its own: which constraint makes dealing slow, and how much each says.
-    Measured on ``deals`` deals of a sampler of its own (the same ``seed`` gives the same
-    rates; the deals of the analysis are not touched).  0.0 for a constraint no deal can
-    meet."""
-    out: dict[Seat, float] = {}
-    for seat_like, c in constraints.items():
-        seat = Seat.parse(seat_like)
-        try:
-            sampler = Sampler(known, {seat: c}, seed=seed, batch_size=deals,
-                              max_attempts=deals)
-            sampler.sample(1)
-            out[seat] = sampler.acceptance_rate
-        except SamplingError as err:  # none in the batch, or impossible
-            out[seat] = err.accepted / err.attempts if err.attempts else 0.0
-    return out
-
-
-def breaks(constraint: Constraint, hand: Hand) -> str | None:
-    """What ``hand`` fails of ``constraint``, in words (None if it meets it): each failing
-    term of the constraint with what the hand has, e.g. ``"15-17 hcp (has 14)"``."""
-    if constraint.accepts(hand):
-        return None
-    parts = constraint.parts if isinstance(constraint, AllOf) else (constraint,)
-    failed = []
-    for p in parts:
-        if p.accepts(hand):
-            continue
-        if isinstance(p, HCP):
-            have = f"has {hand.hcp}"
-        elif isinstance(p, Length):
-            have = f"has {hand.length(p.suit)}"
-        elif isinstance(p, Shape):
-            have = "is " + "=".join(map(str, hand.lengths))
-        else:
-            have = "S=H=D=C " + "=".join(map(str, hand.lengths)) + f", {hand.hcp} hcp"
-        failed.append(f"{p} ({have})")
-    return "; ".join(failed)
-
+# ---- the lead made at the table --------------------------------------------------------------
 
 def table_lead(report: LeadReport, card: CardLike, real: Mapping[Card, int] | None = None,
                player: str | None = None) -> LeadReport:
@@ -599,6 +545,6 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                              constraints=cons_text,
                              deals=deals if keep_deals else (), stopped_early=stopped)
     if cons:
-        rates = seat_acceptance(known_hands, cons, seed)
+        rates = acceptance_rates(known_hands, cons, seed)
         report = replace(report, seat_rates={s.letter: r for s, r in sorted(rates.items())})
     return report

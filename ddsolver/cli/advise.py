@@ -146,7 +146,7 @@ def _bar(args: argparse.Namespace, total: int | None, desc: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..leads import draw_seed
+    from cardgames.sampling import draw_seed
     if args.seed is not None and args.seed < 0:
         raise UsageError(f"--seed must be a whole number 0 or more, got {args.seed}")
     drawn = args.seed is None

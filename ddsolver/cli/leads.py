@@ -50,13 +50,14 @@ from cardgames.constraint_syntax import as_constraint
 from cardgames.constraints import Constraint
 from cardgames.errors import BiddingSystemError, CardgamesError, SamplingError
 from cardgames.hands import Hand
+from cardgames.sampling import draw_seed
 from cardgames.scoring import Contract, Vulnerability
 
 from ..board_leads import LeadBoard, LeaderGivenError, LeadTally, analyse_board, lead_boards
 from ..boards import Inputs
 from ..formats.leads import LeadsWriter
 from ..formats.leads_html import LeadsHtmlWriter
-from ..leads import DEAL_CHUNK, LeadReport, analyse_leads, draw_seed
+from ..leads import DEAL_CHUNK, LeadReport, analyse_leads
 from ..solver import DEFAULT_TT_MB, thread_solver
 from ..stats import CRITERIA
 from ._cluster import add_scheduler_option, scheduler_client
