@@ -97,7 +97,8 @@ class TextWriter(TableWriter):
         self.rest: list[str] = []
         self.key: tuple[int, int, str | None] | None = None
         self.tables: list[int | None] = []
-        self.shown: OrderedDict[tuple[int, int, str | None], None] = OrderedDict()
+        # key -> the file line of its block's first table
+        self.shown: OrderedDict[tuple[int, int, str | None], int | None] = OrderedDict()
 
     def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
         assert board.deal is not None and table is not None
@@ -112,8 +113,10 @@ class TextWriter(TableWriter):
                 return
             if key in self.shown:
                 self._flush()
+                first_line = self.shown[key]
+                above = f"line {first_line}" if first_line is not None else "its first table"
                 self._put([f"{board.source} board {number}  (line {board.line}): another "
-                           "table of a deal shown above"])
+                           f"table of the deal shown above at {above}"])
                 return
         self._flush()
         head = (f"{board.source} board {number}  dealer {_dealer_text(board)}  "
@@ -126,7 +129,7 @@ class TextWriter(TableWriter):
         if par is not None:
             self.rest.append(f"Par {par_text(par)}")
         if key is not None:
-            self.shown[key] = None
+            self.shown[key] = board.line
             if len(self.shown) > self.REMEMBERED:
                 self.shown.popitem(last=False)
 

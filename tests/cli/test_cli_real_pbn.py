@@ -250,7 +250,12 @@ def test_text_shows_a_deal_once_however_its_tables_are_ordered(run_cli, tmp_path
     blocks = out.split("\n\n")
     assert [b.splitlines()[0].split("  ")[0].rsplit(" ", 1)[-1] for b in blocks] == \
         ["1", "2", "1", "2"]
-    assert out.count("Par ") == 2 and out.count("another table of a deal shown above") == 2
+    lines = [g.line for g in pbn.load_path(ordered)]
+    assert out.count("Par ") == 2
+    assert out.count(f"(line {lines[2]}): another table of the deal shown above at line "
+                     f"{lines[0]}\n") == 1
+    assert out.count(f"(line {lines[3]}): another table of the deal shown above at line "
+                     f"{lines[1]}\n") == 1
     status, csv_out, _ = run_cli("table", ordered, "-j", "1", "--tt-mb", "8", "-q",
                                  "--format", "csv")
     assert status == 0 and len(csv_out.splitlines()) == 5
