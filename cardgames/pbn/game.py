@@ -304,9 +304,13 @@ class Game:
     def get(self, name: str) -> Tag | None:
         """The first tag called ``name``, or None."""
         if self._index is None:  # the accessors look up ten names: index them once
-            self._index = {}
+            index: dict[str, Tag] = {}
             for tag in self._tags:
-                self._index.setdefault(tag.name, tag)
+                # The first of a name: a test and a store, not setdefault (a call per tag;
+                # the reader looks up the Board and Deal of every game).
+                if tag.name not in index:
+                    index[tag.name] = tag
+            self._index = index
         return self._index.get(name)
 
     def __contains__(self, name: object) -> bool:

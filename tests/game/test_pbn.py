@@ -585,7 +585,7 @@ def test_strict_mode_errors_carry_no_raw_text():
 
 
 def test_a_skipped_game_too_long_to_keep_has_no_raw_text(monkeypatch):
-    monkeypatch.setattr(pbn_module, "_RAW_LIMIT", 5)
+    monkeypatch.setattr(pbn_module.reader, "_RAW_LIMIT", 5)
     text = '[Board "1"\n' + '[Note "n"]\n' * 10 + '\n[Board "2"]\n'
     reader = loads(text, strict=False)
     assert [g.board for g in reader] == [2]
