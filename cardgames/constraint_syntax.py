@@ -17,6 +17,7 @@ five-card major.  ``not`` negates one term.  The terms:
 ``4333``, ``5431``                            shape, the suits in any order
 ``4=4=3=2``, ``5=x=x=x``                      exact pattern in the order S=H=D=C; ``x`` is any
 ``balanced`` / ``unbalanced``                 4333, 4432 or 5332 (or not)
+``semibalanced``                              balanced, 5422 or 6322
 ``holds SA``, ``holds SA HK``                 these cards are in the hand
 ``lacks SA``                                  none of these cards is in the hand
 ``any``                                       no constraint
@@ -64,6 +65,7 @@ from .constraints import (
     TotalPoints,
     any_of,
     balanced,
+    semibalanced,
     unbalanced,
 )
 from .errors import ParseError, excerpt
@@ -207,9 +209,10 @@ class _Parser:
             word = t.text.lower()
             if word in _SUBJECT_WORDS or re.fullmatch(r"top\d*", word):
                 return self.after_subject(t, self.subject())
-            if word in ("balanced", "unbalanced", "any"):
+            if word in ("balanced", "semibalanced", "unbalanced", "any"):
                 self.take()
-                return {"balanced": balanced, "unbalanced": unbalanced, "any": Any}[word]()
+                return {"balanced": balanced, "semibalanced": semibalanced,
+                        "unbalanced": unbalanced, "any": Any}[word]()
             if word in ("holds", "lacks", "has"):
                 self.take()
                 cards = self.card_list(t)

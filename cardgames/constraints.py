@@ -43,7 +43,7 @@ from .hands import Hand
 # The counts (losing_tricks ... suit_hcp) live in evaluation; they stay importable from here,
 # where they were defined before.
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
-           "AnyOf", "Not", "Any", "balanced", "unbalanced", "LTC", "Controls",
+           "AnyOf", "Not", "Any", "balanced", "semibalanced", "unbalanced", "LTC", "Controls",
            "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "losing_tricks",
            "control_count", "total_points", "top_honours", "suit_quality", "suit_hcp", "breaks"]
 
@@ -277,6 +277,8 @@ class Shape(Constraint):
     def __str__(self) -> str:
         if set(self.patterns) == {"4333", "4432", "5332"}:
             return "balanced"
+        if set(self.patterns) == {"4333", "4432", "5332", "5422", "6322"}:
+            return "semibalanced"
         return " or ".join(self.patterns)
 
     def __eq__(self, other: object) -> bool:
@@ -311,6 +313,12 @@ def _canonical_pattern(p: str) -> str:
 def balanced() -> Shape:
     """4333, 4432 or 5332, suits in any order."""
     return Shape("4333", "4432", "5332")
+
+
+def semibalanced() -> Shape:
+    """Balanced, or 5422 and 6322: no singleton or void, no seven-card suit, at most one
+    suit of five or six (the shapes many players open 1NT with)."""
+    return Shape("4333", "4432", "5332", "5422", "6322")
 
 
 def unbalanced() -> Not:

@@ -17,9 +17,11 @@ from cardgames.constraints import (
     Predicate,
     Shape,
     balanced,
+    semibalanced,
     unbalanced,
 )
 from cardgames.errors import ParseError
+from cardgames.hands import Hand
 
 
 def test_module_doctests_pass():
@@ -52,6 +54,8 @@ def test_module_doctests_pass():
     ("5=x=x=x", Shape("5=x=x=x")),
     ("unbalanced", unbalanced()),
     ("4333 or 4432 or 5332", balanced()),
+    ("semibalanced", semibalanced()),
+    ("4333 or 4432 or 5332 or 5422 or 6322", semibalanced()),
     ("5431 or 4=4=4=1", Shape("5431", "4=4=4=1")),
     ("not balanced", Not(balanced())),
     ("holds SA HK", Holds(["SA", "HK"])),
@@ -142,3 +146,13 @@ def test_a_long_value_that_is_not_text_is_quoted_short():
         parse_constraint(list(range(10_000)))  # type: ignore[arg-type]
     assert "cannot make a constraint from list" in str(info.value)
     assert len(str(info.value)) < 200
+
+
+def test_semibalanced_takes_5422_and_6322_and_prints_its_name():
+    c = parse_constraint("semibalanced")
+    assert str(c) == "semibalanced" and str(parse_constraint("balanced or 5422 or 6322")) == \
+        "semibalanced"
+    for pbn, ok in [("AK2.K32.Q432.K32", True), ("A2.K2.QJ432.KJ32", True),     # 4432, 5422
+                    ("A2.K2.QJ5432.KJ2", True), ("AKQ2.K.QJ432.K43", False),    # 6322, 5431
+                    ("A2.K2.QJ65432.K2", False), ("AK32.KQ32.QJ32.2", False)]:  # 7222, 4441
+        assert c.accepts(Hand.from_pbn(pbn)) is ok, pbn
