@@ -18,15 +18,26 @@ may start from another with ``like = "<context>"`` and change some calls.
 
 What a call shows is its constraint; what a pass shows, when the table does not say, is
 that the hand fits none of the table's calls (a first-seat pass denies every opening) --
-unless one of them accepts any hand, in which case the pass is left unexplained.  A call no
-table explains costs only its own information and is listed in
+unless one of them accepts any hand, in which case the pass is left unexplained.  A suit
+bid that no table lists is read as natural when the system has a ``[natural]`` table::
+
+    [natural]
+    up_to = 4                      # the highest level read so
+    new_suit = "4+ {suit}"         # a suit the side has not shown
+    partner_suit = "3+ {suit}"     # a suit partner has shown (support)
+    own_suit = "4+ {suit}"         # the bidder's own suit again
+
+A suit counts as shown by a bid whose constraint promises length in it (``1H`` with
+``5+ hearts`` does; Stayman's ``2C`` does not).  Never read as natural: no-trump, a suit
+the opponents have shown (a cue bid), the side's fourth suit, and any bid after a 4NT.  A
+call still unexplained costs only its own information and is listed in
 :attr:`Inference.unknown_calls`.  The ``[limits]`` table gives the partnership points for
 game and slam: a side that bid on its own and stopped below game (or slam) is taken to hold
 fewer between them, which bounds each hand by what its partner has shown.
 
     >>> result = infer(Auction.parse("N: 1NT P 3NT AP"), default_system())
     >>> str(result.constraints[Seat.NORTH])
-    '15-17 hcp, balanced'
+    '15-17 hcp, semibalanced'
     >>> str(result.constraints[Seat.SOUTH])
     '10-15 hcp, hearts<=3, spades<=3'
 """
@@ -36,7 +47,7 @@ from __future__ import annotations
 import operator
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache, reduce
 from importlib import resources
@@ -49,12 +60,17 @@ from .constraint_syntax import as_constraint, parse_constraint
 from .constraints import HCP, AllOf, Any, AnyOf, Constraint, Not
 from .errors import BiddingSystemError, IllegalCallError, ParseError
 
-__all__ = ["Rule", "BiddingSystem", "CallMeaning", "Inference", "load_system", "loads_system",
+__all__ = ["Rule", "Natural", "BiddingSystem", "CallMeaning", "Inference", "load_system", "loads_system",
            "default_system", "infer"]
 
 _GAME_LEVEL = {0: 4, 1: 4, 2: 5, 3: 5, 4: 3}  # by strain number S H D C NT
-_TOP_KEYS = frozenset({"name", "description", "limits", "opening", "opening_third_fourth",
-                       "auction"})
+_TOP_KEYS = frozenset({"name", "description", "limits", "natural", "opening",
+                       "opening_third_fourth", "auction"})
+_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")   # by strain number S H D C
+_NATURAL_KEYS = {"up_to": "the highest level read naturally (1..7)",
+                 "new_suit": "a suit the side has not bid",
+                 "partner_suit": "a suit partner has shown",
+                 "own_suit": "a suit the bidder has shown"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +85,56 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class Natural:
+    """How a system reads a suit bid that no table explains (its ``[natural]`` table): by
+    the suit's place in the auction, up to level ``up_to``.  Each template holds
+    ``{suit}``, replaced by the suit's name (``"4+ {suit}"``)."""
+
+    up_to: int
+    new_suit: str | None = None
+    partner_suit: str | None = None
+    own_suit: str | None = None
+
+    def constraint(self, auction: Auction, index: int,
+                   shown: Mapping[Seat, frozenset[int]]) -> tuple[Constraint, str] | None:
+        """The natural meaning of call ``index`` (a bid), given the suits each seat has
+        shown so far, or None when it has none: a bid above ``up_to``, in no-trump, in a
+        suit the opponents have shown (a cue bid), the side's fourth suit, or any bid after
+        a 4NT (an answer to an ace ask)."""
+        call = auction.calls[index]
+        if not call.is_bid or call.level > self.up_to or call.strain is None or \
+                call.strain == 4:
+            return None
+        if any(c.is_bid and c.level == 4 and c.strain == 4 for c in auction.calls[:index]):
+            return None
+        seat = auction.dealer.next(index)
+        suit = int(call.strain)
+        if suit in shown[seat.lho] | shown[seat.rho]:
+            return None
+        side = shown[seat] | shown[seat.partner]
+        if suit in shown[seat.partner]:
+            template, kind = self.partner_suit, "natural, support"
+        elif suit in shown[seat]:
+            template, kind = self.own_suit, "natural, rebid"
+        elif len(side - {suit}) == 3:
+            return None          # the fourth suit: artificial in most systems
+        else:
+            template, kind = self.new_suit, "natural"
+        if template is None:
+            return None
+        return parse_constraint(template.replace("{suit}", _SUIT_WORDS[suit])), kind
+
+
+def shows_suit(call: Call, constraint: Constraint) -> bool:
+    """Whether a bid's constraint promises length in the bid's own suit (``"5+ hearts"``
+    for 1H does; Stayman's ``"4+ hearts or 4+ spades"`` for 2C does not)."""
+    if not call.is_bid or call.strain is None or call.strain == 4:
+        return False
+    word = _SUIT_WORDS[int(call.strain)]
+    return re.search(rf"(?<!top )(?<!of )\b\d+\+? {word}\b", str(constraint)) is not None
+
+
+@dataclass(frozen=True)
 class BiddingSystem:
     """A bidding system: contexts (``"opening"``, ``"opening_third_fourth"`` or a
     sequence of calls from the opening bid, like ``"1NT P"``) mapping calls to rules.
@@ -80,6 +146,7 @@ class BiddingSystem:
     slam: int = 33
     source: str | None = None
     _passes: Mapping[str, Constraint | None] = field(default_factory=dict, repr=False)
+    natural: Natural | None = None
 
     def rule(self, context: str, call: Call) -> Rule | None:
         """The rule for ``call`` in ``context`` (None if the system does not say); a pass
@@ -189,6 +256,8 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 40:
             raise fail(f"limit {k} must be a whole number of points 0..40, not {v!r}", "limits", k)
 
+    natural = _natural(data.get("natural"), fail)
+
     # Gather the raw tables: (context key, path for messages, prefix auction, table)
     raw: list[tuple[str, tuple[str, ...], tuple[Call, ...] | None, dict]] = []
     for name_ in ("opening", "opening_third_fourth"):
@@ -275,7 +344,33 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
         else:
             passes[key] = Not(shown[0] if len(shown) == 1 else AnyOf(shown))
     return BiddingSystem(name, {k: dict(v) for k, v in contexts.items()},
-                         limits.get("game", 25), limits.get("slam", 33), source, passes)
+                         limits.get("game", 25), limits.get("slam", 33), source, passes,
+                         natural)
+
+
+def _natural(table: object, fail: Callable[..., BiddingSystemError]) -> Natural | None:
+    """The ``[natural]`` table read and checked, or None when the system has none."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise fail("natural must be a table", "natural")
+    for k, v in table.items():
+        if k not in _NATURAL_KEYS:
+            raise fail(f"unknown key {k!r} in natural (expected one of "
+                       f"{', '.join(_NATURAL_KEYS)})", "natural", k)
+        if k == "up_to":
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 7:
+                raise fail(f"natural.up_to must be a level 1..7, not {v!r}", "natural", k)
+            continue
+        if not isinstance(v, str) or "{suit}" not in v:
+            raise fail(f"natural.{k} must be constraint text holding {{suit}}, not {v!r}",
+                       "natural", k)
+        try:
+            parse_constraint(v.replace("{suit}", "spades"))
+        except ParseError as err:
+            raise fail(f"natural.{k} does not parse: {err}", "natural", k) from None
+    return Natural(table.get("up_to", 4), table.get("new_suit"), table.get("partner_suit"),
+                   table.get("own_suit"))
 
 
 def load_system(path: str | Path) -> BiddingSystem:
@@ -359,6 +454,7 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
     meanings: list[CallMeaning] = []
     unknown: list[CallMeaning] = []
     if enabled and system is not None:
+        shown: dict[Seat, frozenset[int]] = {s: frozenset() for s in Seat}
         for i, seat, call in auction.seated():
             keys = _context_of(auction, i)
             rule = None
@@ -366,13 +462,21 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
                 rule = system.rule(key, call)
                 if rule is not None or key in system.contexts:
                     break
-            meaning = CallMeaning(i, seat, call, key, rule.constraint if rule else None,
-                                  rule.name if rule else "")
+            constraint, name = (rule.constraint, rule.name) if rule else (None, "")
+            if rule is None and system.natural is not None:
+                read = system.natural.constraint(auction, i, shown)
+                if read is not None:
+                    constraint, name = read
+            meaning = CallMeaning(i, seat, call, key, constraint, name)
             meanings.append(meaning)
-            if rule is None:
+            if constraint is None:
                 unknown.append(meaning)
-            elif not isinstance(rule.constraint, Any):
-                parts[seat].append(rule.constraint)
+                continue
+            if not isinstance(constraint, Any):
+                parts[seat].append(constraint)
+            if shows_suit(call, constraint):
+                assert call.strain is not None
+                shown[seat] |= {int(call.strain)}
         _apply_limits(auction, system, parts)
     for seat_like, c in (extra or {}).items():
         parts[Seat.parse(seat_like)].append(as_constraint(c))  # type: ignore[arg-type]

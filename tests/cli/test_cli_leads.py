@@ -51,7 +51,7 @@ def test_declarer_constraint_comes_from_the_auction(run_cli, tmp_path):
     path = write(tmp_path, game(1, NT))
     status, out, err = run_cli("leads", path, *FAST)
     assert status == 0, err
-    assert "North (declarer): 15-17 hcp, balanced" in out
+    assert "North (declarer): 15-17 hcp, semibalanced" in out
     assert "South (dummy): 10-15 hcp, hearts<=3, spades<=3" in out
     assert "Opening lead by E" in out and "constraints: none" not in out
     # No Contract or Declarer tag: the auction gives them.
@@ -71,7 +71,7 @@ def test_seat_options_are_anded_with_the_auction(run_cli, tmp_path):
     assert status == 0
     [board] = json.loads(out)["boards"]
     assert board["constraints"]["S"] == "10-15 hcp, hearts<=3, spades<=3, 4+ clubs"
-    assert board["constraints"]["N"] == "15-17 hcp, balanced"
+    assert board["constraints"]["N"] == "15-17 hcp, semibalanced"
     assert "E" not in board["constraints"]  # the leader's own hand is known
     assert set(board["seat_acceptance_rates"]) == {"N", "S"}
     assert all(0 < r < 1 for r in board["seat_acceptance_rates"].values())
@@ -132,7 +132,7 @@ def test_a_call_the_system_does_not_know_is_listed(run_cli, tmp_path):
     assert status == 0
     [board] = json.loads(out)["boards"]
     assert "S 5C after 1NT P" in board["unknown_calls"]
-    assert board["constraints"]["N"].startswith("15-17 hcp, balanced")  # the rest still counts
+    assert board["constraints"]["N"].startswith("15-17 hcp, semibalanced")  # the rest still counts
 
 
 @pytest.mark.parametrize("auction, call, reason", [
