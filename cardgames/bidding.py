@@ -423,6 +423,10 @@ class Inference:
     constraints: Mapping[Seat, Constraint]
     meanings: tuple[CallMeaning, ...] = ()
     unknown_calls: tuple[CallMeaning, ...] = ()
+    #: seat -> what was left out of its constraint because its calls contradict one
+    #: another (no hand could meet them all): each part named by its call, latest calls
+    #: kept first ("Pass after [opening]: 0-12 hcp").
+    dropped: Mapping[Seat, tuple[str, ...]] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return "\n".join(f"{s.letter}: {c}" for s, c in sorted(self.constraints.items()))
@@ -453,6 +457,7 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
     parts: dict[Seat, list[Constraint]] = {s: [] for s in Seat}
     meanings: list[CallMeaning] = []
     unknown: list[CallMeaning] = []
+    labels: dict[Seat, list[str]] = {s: [] for s in Seat}   # what each part of parts is
     if enabled and system is not None:
         shown: dict[Seat, frozenset[int]] = {s: frozenset() for s in Seat}
         for i, seat, call in auction.seated():
@@ -474,14 +479,55 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
                 continue
             if not isinstance(constraint, Any):
                 parts[seat].append(constraint)
+                labels[seat].append(f"{call.name} after [{key}]: {constraint}")
             if shows_suit(call, constraint):
                 assert call.strain is not None
                 shown[seat] |= {int(call.strain)}
         _apply_limits(auction, system, parts)
+        for seat in Seat:
+            labels[seat] += [f"the limits: {c}" for c in parts[seat][len(labels[seat]):]]
+    given: dict[Seat, list[Constraint]] = {s: [] for s in Seat}
     for seat_like, c in (extra or {}).items():
-        parts[Seat.parse(seat_like)].append(as_constraint(c))  # type: ignore[arg-type]
-    constraints = {s: reduce(operator.and_, p) for s, p in parts.items() if p}
-    return Inference(constraints, tuple(meanings), tuple(unknown))
+        given[Seat.parse(seat_like)].append(as_constraint(c))  # type: ignore[arg-type]
+    constraints: dict[Seat, Constraint] = {}
+    dropped: dict[Seat, tuple[str, ...]] = {}
+    for seat in Seat:
+        p = parts[seat] + given[seat]
+        if not p:
+            continue
+        both = reduce(operator.and_, p)
+        if len(parts[seat]) > 1 and not _feasible(both):
+            both, dropped[seat] = _reconcile(parts[seat], labels[seat], given[seat])
+        constraints[seat] = both
+    return Inference(constraints, tuple(meanings), tuple(unknown), dropped)
+
+
+def _feasible(c: Constraint) -> bool:
+    """Whether some hand could meet ``c`` as far as its bounds tell (points, suit
+    lengths): a cheap test that finds the contradictions auctions make."""
+    lo, hi = c.hcp_bounds()
+    lengths = c.length_bounds()
+    return lo <= hi and all(a <= b for a, b in lengths) and \
+        sum(a for a, _ in lengths) <= 13 <= sum(b for _, b in lengths)
+
+
+def _reconcile(parts: list[Constraint], labels: list[str], given: list[Constraint]
+               ) -> tuple[Constraint, tuple[str, ...]]:
+    """A seat whose calls contradict one another (a passed hand that later shows an
+    opening, a range that the limits then cap below its floor): keep what was given, then
+    the calls from the latest back (a later call is made knowing the earlier ones), the
+    limits last, each only if the whole stays feasible; the parts left out, named."""
+    order = [i for i in range(len(parts)) if not labels[i].startswith("the limits")][::-1]
+    order += [i for i in range(len(parts)) if labels[i].startswith("the limits")]
+    kept: list[Constraint] = list(given)
+    out: list[str] = []
+    for i in order:
+        trial = reduce(operator.and_, kept + [parts[i]])
+        if _feasible(trial):
+            kept.append(parts[i])
+        else:
+            out.append(labels[i])
+    return reduce(operator.and_, kept) if kept else Any(), tuple(out)
 
 
 def _apply_limits(auction: Auction, system: BiddingSystem,

@@ -140,6 +140,10 @@ def analyse_board(board: LeadBoard, analyse: Analyse, *, system: BiddingSystem |
     game = board.game
     facts = BoardFacts(game, board.source)
     notes = list(board.notes)
+    if board.auction is not None and system is not None:
+        notes += [f"{seat.letter}'s calls contradict one another: left out "
+                  + "; ".join(parts) for seat, parts in sorted(inference.dropped.items())
+                  if seat != leader and seat not in known]
     lead, lead_note = facts.lead(leader, board.hand)
     if lead_note:
         notes.append(lead_note)

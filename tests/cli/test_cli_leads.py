@@ -215,3 +215,14 @@ def test_data_auctions_matches_its_script():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.main(["--check"]) == 0
+
+
+def test_calls_that_contradict_one_another_are_named(run_cli, tmp_path):
+    # East passes, then bids a Jacoby 2NT: the pass is left out of his constraint, said so
+    path = write(tmp_path, game(1, "Pass Pass Pass 1S Pass 2NT Pass 4S Pass Pass Pass"))
+    status, out, err = run_cli("leads", path, *FAST, "--format", "json")
+    assert status == 0, err
+    [board] = json.loads(out)["boards"]
+    assert "E's calls contradict one another: left out Pass after [opening]: 0-12 hcp" \
+        in board["notes"]
+    assert board["constraints"]["E"].startswith("13+ hcp, 4+ spades")

@@ -352,3 +352,16 @@ def test_an_artificial_bid_does_not_show_its_suit():
 def test_without_a_natural_table_unlisted_suits_stay_unknown():
     m, r = _meaning("N: 1S P 2S P 3C", 4, loads_system(TINY))
     assert m.constraint is None and m in r.unknown_calls
+
+
+def test_calls_that_contradict_one_another_keep_the_latest():
+    # North passed, then bid a Jacoby 2NT (13+): no hand meets both; the later call stays
+    r = infer("W: P P P 1S P 2NT P 4S AP", default_system())
+    assert r.dropped == {N: ("Pass after [opening]: 0-12 hcp",)}
+    assert r.constraints[N].accepts(Hand.from_pbn("AQ32.K32.A32.432"))   # 13 hcp, 4 spades
+    # what the caller gives is kept first, whatever the calls say
+    r = infer("W: P P P 1S P 2NT P 4S AP", default_system(), extra={"N": "hcp<=5"})
+    assert r.constraints[N].hcp_bounds() == (0, 5)
+    assert r.dropped[N] == ("2NT after [1S P]: 13+ hcp, 4+ spades",)
+    # a consistent auction drops nothing
+    assert infer("N: 1NT P 3NT AP", default_system()).dropped == {}
