@@ -1,0 +1,493 @@
+#!/usr/bin/env python3
+"""How good is the recommended opening lead?  Judged on real boards against the lead made
+at the table.
+
+For every board of the PBN files with a complete deal, an auction and the lead made at the
+table, ``ddsolver leads`` is run as a user would (the leader's hand known, the other three
+dealt under what the bidding system reads in the auction, ``--samples`` deals, ``--seed``),
+and the lead it recommends (the first card of its best group) is valued on the real deal,
+double dummy, beside the lead made at the table:
+
+* DDOLAR: the share of boards on which the lead gives up nothing double dummy (it takes
+  as many tricks for the defence as the best lead on the real deal);
+* ADDOLAR: the same, leaving out the boards on which every lead takes the same tricks;
+* the paired difference recommended - table in DDOLAR points, with its standard error
+  (the SD of the per-board differences over the square root of the boards);
+* the double-dummy tricks each gives up in all.
+
+The same is done with the auction ignored (``--no-inference``, the baseline), no-trump and
+suit contracts apart, per file and overall.  And for the inference itself, on every board
+with an auction (a lead made or not): the share of the real hidden hands inside the
+constraint the system inferred for them (calibration) beside the share of random hands
+inside it (how much it says; :func:`cardgames.sampling.acceptance_rates`), and the calls
+the system did not know (passes that end the auction not counted).
+
+Boards that play the same deal with the same auction ask the same question; with the same
+seed the analysis answers it the same way, so it is run once (a cache, exact).  Each board's
+figures go to ``--results`` (JSON lines) as they come, and a run with the same settings picks
+up where an interrupted one stopped.
+
+Usage::
+
+    python bench/bench_lead_quality.py                     # every qualifying board of
+                                                           # ../shared/realpbn (~1,100)
+    python bench/bench_lead_quality.py FILE.pbn ... --samples 50 --seed 1 --jobs 2
+    python bench/bench_lead_quality.py --quick             # the first 5 boards of each file
+
+Exit status 2 when it cannot run (no built ddsolver, no files).  See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench_env import ROOT, cpu_model, die, git_revision, load_average, prefer_checkout, say
+
+prefer_checkout()
+
+from cardgames import pbn  # noqa: E402
+from cardgames.bidding import BiddingSystem, default_system, infer, load_system  # noqa: E402
+from cardgames.cards import Strain  # noqa: E402
+from cardgames.constraints import breaks  # noqa: E402
+from cardgames.errors import CardgamesError  # noqa: E402
+from cardgames.facts import BoardFacts  # noqa: E402
+from cardgames.sampling import acceptance_rates  # noqa: E402
+from ddsolver import Solver  # noqa: E402
+from ddsolver.board_leads import LeadBoard, analyse_board, lead_board  # noqa: E402
+from ddsolver.leads import analyse_leads  # noqa: E402
+
+REALPBN = ROOT.parent / "shared" / "realpbn"
+MODES = ("inference", "none")          # the auction read by the system; the auction ignored
+
+
+# ---- the boards -----------------------------------------------------------------------------
+
+@dataclass
+class Skipped:
+    """Boards left out, by reason, per file."""
+
+    reasons: Counter = field(default_factory=Counter)
+
+
+def qualifying(paths: Iterable[Path], skipped: dict[str, Skipped], per_file: int | None
+               ) -> Iterator[tuple[str, LeadBoard, object]]:
+    """(file, board, the lead made) for every board with a complete deal, an auction and
+    the lead made at the table; what is left out is counted in ``skipped`` by reason."""
+    for path in paths:
+        name = path.name
+        left = skipped.setdefault(name, Skipped()).reasons
+        kept = 0
+        try:
+            reader = pbn.load_path(path, strict=False)
+            games = list(reader)
+        except (OSError, CardgamesError) as err:
+            left[f"file does not read: {err}"] += 1
+            continue
+        if reader.errors:
+            left["does not read"] += len(reader.errors)
+        for game in games:
+            if per_file is not None and kept >= per_file:
+                break
+            try:
+                deal = game.deal
+                if deal is None or not all(h is not None and len(h) == 13 for h in deal.hands):
+                    left["no complete deal"] += 1
+                    continue
+                board = lead_board(game, str(path))
+            except CardgamesError as err:
+                left[f"cannot be analysed ({type(err).__name__})"] += 1
+                continue
+            if board is None:
+                left["no contract (or passed out)"] += 1
+                continue
+            if board.auction is None:
+                left["no auction"] += 1
+                continue
+            lead, _ = BoardFacts(game, str(path)).lead(board.leader, board.hand)
+            if lead is None:
+                left["no lead at the table"] += 1
+                continue
+            kept += 1
+            yield name, board, lead
+
+
+# ---- one board ------------------------------------------------------------------------------
+
+class _Reused(Exception):
+    """Raised inside the analysis when an earlier run answered the same question."""
+
+    def __init__(self, result: dict):
+        super().__init__("reused")
+        self.result = result
+
+
+def question(file: str, line: int, dealt: dict) -> tuple:
+    """A board and the constraints its hidden hands are dealt under: with the same seed
+    and samples the analysis gives the same answer (it is deterministic)."""
+    return (file, line, tuple(sorted(dealt.items())))
+
+
+def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
+            args: argparse.Namespace, cache: dict) -> dict:
+    """The recommended lead of one board in one mode: its group's first card, the group,
+    the samples, and the constraints the hidden hands were dealt under."""
+    used: dict = {}
+
+    def run(b: LeadBoard, dealt, known):
+        used["dealt"] = {s.letter: str(c) for s, c in dealt.items()}
+        if question(name, b.game.line, used["dealt"]) in args.reuse:
+            raise _Reused(args.reuse[question(name, b.game.line, used["dealt"])])
+        key = (b.hand.to_pbn(), str(b.contract), b.vulnerability.name,
+               tuple(sorted(used["dealt"].items())))
+        if key in cache:
+            used["cached"] = True
+            return cache[key]
+        report = analyse_leads(b.hand, b.contract, b.declarer, b.vulnerability,
+                               constraints=dict(dealt), samples=args.samples, seed=args.seed,
+                               jobs=args.jobs, keep_deals=False,
+                               max_seconds=args.max_seconds)
+        cache[key] = report
+        return report
+
+    try:
+        report = analyse_board(board, run, system=system if mode == "inference" else None,
+                               solver=Solver())
+    except _Reused as reused:
+        return {**reused.result, "reused": True}
+    except CardgamesError as err:
+        return {"error": str(err), "dealt": used.get("dealt", {})}
+    best = report.rows[0]
+    out = {"lead": str(best.cards[0]), "group": best.label, "samples": report.samples,
+           "close": [r.label for r in report.rows[1:] if r.close],
+           "dealt": used.get("dealt", {}), "cached": used.get("cached", False)}
+    out.update(criteria(report))
+    return out
+
+
+def criteria(report) -> dict:
+    """The lead each criterion recommends, from the same sampled deals (the first card of
+    each group, ties broken by the mean tricks, then the report's order): ``mean`` (the
+    report's own ranking), ``p_best`` (the share of deals on which the lead takes as many
+    tricks as the best lead of that deal: the lead most often double-dummy right),
+    ``p_set`` (the chance to beat the contract)."""
+    arr = report.card_tricks
+    if arr is None or not len(arr):
+        return {}
+    cards = list(report.hand_cards)
+    firsts = [r.cards[0] for r in report.rows]            # in the report's order
+    cols = arr[:, [cards.index(c) for c in firsts]]
+    best = cols.max(axis=1, keepdims=True)
+    need = 8 - report.contract.level                      # defence tricks that set it
+    stats = {str(c): (float(cols[:, j].mean()), float((cols[:, j] == best[:, 0]).mean()),
+                      float((cols[:, j] >= need).mean())) for j, c in enumerate(firsts)}
+
+    def pick(key) -> str:
+        return max(((key(stats[str(c)]), stats[str(c)][0], -i, str(c))
+                    for i, c in enumerate(firsts)))[3]
+
+    return {"by": {"mean": str(firsts[0]), "p_best": pick(lambda t: t[1]),
+                   "p_set": pick(lambda t: t[2])},
+            "stats": {k: [round(x, 4) for x in v] for k, v in stats.items()}}
+
+
+def board_record(name: str, board: LeadBoard, lead, system: BiddingSystem,
+                 args: argparse.Namespace, cache: dict) -> dict:
+    game = board.game
+    deal = game.deal
+    real = Solver().card_scores(deal, board.contract.strain, board.leader)
+    rec = {"file": name, "line": game.line, "board": game.board, "deal": deal.to_pbn(),
+           "contract": str(board.contract), "declarer": board.declarer.letter,
+           "notrump": board.contract.strain == Strain.NOTRUMP, "vul": board.vulnerability.name,
+           "table": str(lead), "real": {str(c): int(t) for c, t in real.items()}}
+    for mode in args.modes:
+        rec[mode] = analyse(name, board, mode, system, args, cache)
+    return rec
+
+
+# ---- the inference's calibration (every board with an auction; no solving) -----------------
+
+def calibration(paths: Iterable[Path], system: BiddingSystem, seed: int) -> dict:
+    """Real hidden hands inside their inferred constraints, the random hands' rate, and
+    the unknown calls, over every board with an auction and a known leader."""
+    hands = inside = 0
+    rates: list[float] = []
+    calls = bids = unknown = unknown_passes = 0
+    unknown_names: Counter = Counter()
+    broken_rules: Counter = Counter()
+    for path in paths:
+        for game in pbn.load_path(path, strict=False):
+            try:
+                deal = game.deal
+                if deal is None or not all(h is not None and len(h) == 13 for h in deal.hands):
+                    continue
+                board = lead_board(game, str(path))
+            except CardgamesError:
+                continue
+            if board is None or board.auction is None:
+                continue
+            inference = infer(board.auction, system)
+            auction = board.auction
+            last = max((i for i, c in enumerate(auction.calls) if not c.is_pass), default=-1)
+            calls += sum(1 for i, c in enumerate(auction.calls) if i <= last)
+            bids += sum(1 for c in auction.calls if not c.is_pass)
+            for m in inference.unknown_calls:
+                if m.call.is_pass:
+                    unknown_passes += m.index < last
+                else:
+                    unknown += 1
+                    unknown_names[f"{m.call.name} after {m.context or 'the opening'}"] += 1
+            dealt = {s: c for s, c in inference.constraints.items() if s != board.leader}
+            if not dealt:
+                continue
+            calls_ok = {s: True for s in dealt}
+            for m in inference.meanings:
+                if m.seat in dealt and m.constraint is not None and \
+                        breaks(m.constraint, deal[m.seat]) is not None:
+                    calls_ok[m.seat] = False
+                    broken_rules[f"{m.call.name} after [{m.context}]"] += 1
+            for seat in dealt:
+                if calls_ok[seat] and breaks(dealt[seat], deal[seat]) is not None:
+                    broken_rules["the limits (a side that stops low)"] += 1
+            random_rates = acceptance_rates({board.leader: board.hand}, dealt, seed)
+            for seat, c in dealt.items():
+                hands += 1
+                inside += breaks(c, deal[seat]) is None
+                rates.append(random_rates[seat])
+    return {"hands": hands, "inside": inside,
+            "random": sum(rates) / len(rates) if rates else math.nan,
+            "calls": calls, "bids": bids, "unknown": unknown,
+            "unknown_passes": unknown_passes, "top": unknown_names.most_common(12),
+            "broken": broken_rules.most_common(15)}
+
+
+# ---- the figures ----------------------------------------------------------------------------
+
+def figures(records: list[dict], mode: str, criterion: str = "mean") -> dict | None:
+    """DDOLAR/ADDOLAR of the recommended lead (by ``criterion``) and the table's lead over
+    ``records``, the paired difference and the tricks given up."""
+    def lead(r: dict) -> str:
+        return r[mode]["by"][criterion] if criterion != "mean" else r[mode]["lead"]
+
+    rows = [r for r in records if "lead" in r.get(mode, {}) and
+            (criterion == "mean" or criterion in r[mode].get("by", {}))]
+    if not rows:
+        return None
+    ok_rec, ok_tab, active, lost_rec, lost_tab = [], [], [], 0, 0
+    for r in rows:
+        real = r["real"]
+        best = max(real.values())
+        rec = best - real[lead(r)]
+        tab = best - real[r["table"]]
+        ok_rec.append(rec == 0)
+        ok_tab.append(tab == 0)
+        active.append(min(real.values()) != best)
+        lost_rec += rec
+        lost_tab += tab
+    n = len(rows)
+    diffs = [a - b for a, b in zip(ok_rec, ok_tab)]
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.nan
+    # The boards of a club file are a few deals played at many tables: their differences
+    # are not independent, so the SE is also given clustered by deal (the deal's boards'
+    # deviations summed before squaring), which is the honest one.
+    clusters: dict[tuple, float] = {}
+    for r, d in zip(rows, diffs):
+        key = (r["file"], r.get("deal") or r["board"])
+        clusters[key] = clusters.get(key, 0.0) + d - mean
+    g = len(clusters)
+    se_deal = math.sqrt(g / (g - 1) * sum(v * v for v in clusters.values())) / n \
+        if g > 1 else math.nan
+    act = [i for i in range(n) if active[i]]
+    return {"n": n, "deals": g, "rec": sum(ok_rec) / n, "table": sum(ok_tab) / n,
+            "diff": mean, "diff_se": sd / math.sqrt(n), "diff_se_deal": se_deal,
+            "n_active": len(act),
+            "a_rec": sum(ok_rec[i] for i in act) / len(act) if act else math.nan,
+            "a_table": sum(ok_tab[i] for i in act) / len(act) if act else math.nan,
+            "lost_rec": lost_rec, "lost_table": lost_tab,
+            "errors": sum(1 for r in records if "error" in r.get(mode, {}))}
+
+
+def pct(x: float) -> str:
+    return "   -  " if math.isnan(x) else f"{100 * x:5.1f}%"
+
+
+def print_block(title: str, records: list[dict], modes: Iterable[str],
+                criteria: Iterable[str] = ("mean",)) -> None:
+    print(f"\n{title}")
+    print(f"  {'':11} {'':9} {'boards':>6} {'deals':>5}  {'DDOLAR rec':>10} {'table':>6}  "
+          f"{'rec-table (SE; by deal)':>24}  {'ADDOLAR rec':>11} {'table':>6} "
+          f"{'(boards)':>8}  {'tricks lost rec':>15} {'table':>5}")
+    for mode, criterion in ((m, c) for m in modes for c in criteria):
+        label = "inference" if mode == "inference" else "no-infer."
+        if criterion != "mean":
+            label = f"{label[:4]}, {criterion}"
+        for part, keep in (("all", None), ("no-trump", True), ("suits", False)):
+            subset = [r for r in records if keep is None or r["notrump"] == keep]
+            f = figures(subset, mode, criterion)
+            if f is None:
+                continue
+            err = f" ({f['errors']} not analysed)" if f["errors"] else ""
+            print(f"  {label:11} {part:9} {f['n']:6d} {f['deals']:5d}  {pct(f['rec']):>10} "
+                  f"{pct(f['table']):>6}  {100 * f['diff']:+6.1f} ({100 * f['diff_se']:4.1f}; "
+                  f"{100 * f['diff_se_deal']:4.1f}) pts"
+                  f"  {pct(f['a_rec']):>11} {pct(f['a_table']):>6} {f['n_active']:8d}  "
+                  f"{f['lost_rec']:15d} {f['lost_table']:5d}{err}")
+            label = ""
+
+
+# ---- main -----------------------------------------------------------------------------------
+
+def default_files() -> list[Path]:
+    if not REALPBN.is_dir():
+        die(f"no files given and {REALPBN} is not there")
+    return sorted(REALPBN.rglob("*.pbn"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", type=Path,
+                        help="PBN files (default: every .pbn of ../shared/realpbn)")
+    parser.add_argument("-n", "--samples", type=int, default=50, help="deals per board (50)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of every board's deals (1)")
+    parser.add_argument("-j", "--jobs", type=int, default=2, help="solver threads (2)")
+    parser.add_argument("--system", type=Path, default=None,
+                        help="bidding system (default: the shipped standard system)")
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help="inference,none (default both): with the auction read, and "
+                             "without (the baseline)")
+    parser.add_argument("--per-file", type=int, default=None,
+                        help="only the first N qualifying boards of each file")
+    parser.add_argument("--quick", action="store_true", help="--per-file 5")
+    parser.add_argument("--max-seconds", type=float, default=20.0,
+                        help="dealing time budget per board before giving up (20)")
+    parser.add_argument("--results", type=Path, default=None,
+                        help="JSON lines of each board's figures; a run with the same "
+                             "settings resumes from it")
+    parser.add_argument("--no-calibration", action="store_true",
+                        help="skip the inference's calibration")
+    parser.add_argument("--reuse", type=Path, action="append", default=[],
+                        help="the --results of an earlier run with the same samples and "
+                             "seed: a board asking the same question (leader's hand, "
+                             "contract, vulnerability, constraints) takes its answer from "
+                             "there instead of solving again (exact: the analysis is "
+                             "deterministic); for measuring a change to the system")
+    args = parser.parse_args(argv)
+    args.modes = tuple(m for m in args.modes.split(",") if m)
+    if not set(args.modes) <= set(MODES) or not args.modes:
+        parser.error(f"--modes: a comma-separated list of {', '.join(MODES)}")
+    if args.quick and args.per_file is None:
+        args.per_file = 5
+    files = args.files or default_files()
+    reuse_files, args.reuse = args.reuse, {}
+    for path in reuse_files:
+        with open(path, encoding="utf-8") as f:
+            lines = [json.loads(line) for line in f if line.strip()]
+        if not lines or lines[0].get("settings", {}).get("samples") != args.samples or \
+                lines[0]["settings"].get("seed") != args.seed:
+            die(f"--reuse {path}: not a run with {args.samples} samples and seed {args.seed}")
+        for r in lines[1:]:
+            for mode in MODES:
+                got = r.get(mode, {})
+                if "lead" in got:
+                    key = question(r["file"], r["line"], got["dealt"])
+                    args.reuse[key] = {k: v for k, v in got.items()
+                                       if k not in ("cached", "reused")}
+        say(f"--reuse {path}: {len(args.reuse)} answers")
+    system = load_system(args.system) if args.system else default_system()
+
+    settings = {"samples": args.samples, "seed": args.seed, "system": system.name,
+                "modes": list(args.modes)}
+    done: dict[tuple[str, int], dict] = {}
+    if args.results and args.results.exists():
+        with open(args.results, encoding="utf-8") as f:
+            lines = [json.loads(line) for line in f if line.strip()]
+        if lines and lines[0].get("settings") == settings:
+            done = {(r["file"], r["line"]): r for r in lines[1:]}
+            say(f"resuming: {len(done)} boards already in {args.results}")
+        else:
+            say(f"{args.results}: other settings; starting again")
+            lines = []
+    out = None
+    if args.results:
+        out = open(args.results, "w" if not done else "a", encoding="utf-8")
+        if not done:
+            out.write(json.dumps({"settings": settings}) + "\n")
+
+    from tqdm import tqdm
+
+    started = time.time()
+    cpu0 = time.process_time()
+    skipped: dict[str, Skipped] = {}
+    records: list[dict] = []
+    cache: dict = {}
+    boards = list(qualifying(files, skipped, args.per_file))
+    for name, board, lead in tqdm(boards, desc="boards", unit="board", file=sys.stderr,
+                                  disable=not sys.stderr.isatty()):
+        key = (name, board.game.line)
+        if key in done:
+            records.append(done[key])
+            continue
+        rec = board_record(name, board, lead, system, args, cache)
+        records.append(rec)
+        if out is not None:
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+    if out is not None:
+        out.close()
+
+    print(f"# bench_lead_quality: {len(records)} boards, {args.samples} samples a board, "
+          f"seed {args.seed}, system {system.name!r}, jobs {args.jobs}")
+    print(f"# ddsolver {git_revision()}; {cpu_model()}; "
+          f"{time.time() - started:.0f} s wall, {time.process_time() - cpu0:.0f} s CPU "
+          f"this run; load {load_average():.1f}")
+    print("# the recommended lead: the first card of the best group; 'table': the lead made "
+          "at the table; both valued on the real deal, double dummy")
+    for name in dict.fromkeys(r["file"] for r in records):
+        print_block(f"{name}", [r for r in records if r["file"] == name], args.modes)
+    print_block("== all files ==", records, args.modes)
+    print_block("== all files, the lead chosen by other criteria from the same deals "
+                "(p_best: most often double-dummy best; p_set: the chance to set) ==",
+                records, args.modes, ("p_best", "p_set"))
+
+    errors = [(r["file"], r["line"], m, r[m]["error"]) for r in records for m in args.modes
+              if "error" in r.get(m, {})]
+    if errors:
+        print(f"\nnot analysed ({len(errors)}; counted neither way above):")
+        for name, line, mode, why in errors:
+            print(f"  {name}:{line} ({mode}): {why}")
+    print("\nboards left out:")
+    for name, s in skipped.items():
+        if s.reasons:
+            print(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in sorted(s.reasons.items())))
+
+    if not args.no_calibration and "inference" in args.modes:
+        cal = calibration(files, system, args.seed)
+        print(f"\nthe inference ({system.name}), every board with a deal, a contract and an "
+              "auction:")
+        if cal["hands"]:
+            print(f"  real hidden hands inside their inferred constraint: {cal['inside']} of "
+                  f"{cal['hands']} ({pct(cal['inside'] / cal['hands']).strip()}); random "
+                  f"hands inside the same constraints: {pct(cal['random']).strip()}")
+        if cal["broken"]:
+            print("  the rules real hands break most often: " +
+                  "; ".join(f"{k} ({v})" for k, v in cal["broken"]))
+        if cal["calls"]:
+            print(f"  calls the system does not know: {cal['unknown']} bids, doubles and "
+                  f"redoubles of {cal['bids']} ({pct(cal['unknown'] / cal['bids']).strip()}), "
+                  f"and {cal['unknown_passes']} passes before the last bid; "
+                  f"{cal['unknown'] + cal['unknown_passes']} of the {cal['calls']} calls up "
+                  f"to the last bid ({pct((cal['unknown'] + cal['unknown_passes']) / cal['calls']).strip()})")
+            print("  the most frequent: " + "; ".join(f"{k} ({v})" for k, v in cal["top"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
