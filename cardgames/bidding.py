@@ -477,7 +477,9 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
             if constraint is None:
                 unknown.append(meaning)
                 continue
-            if not isinstance(constraint, Any):
+            if not isinstance(constraint, Any) and constraint not in parts[seat] and \
+                    not (name.startswith("natural") and parts[seat] and
+                         _implied(AllOf(parts[seat]), constraint)):
                 parts[seat].append(constraint)
                 labels[seat].append(f"{call.name} after [{key}]: {constraint}")
             if shows_suit(call, constraint):
@@ -500,6 +502,14 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
             both, dropped[seat] = _reconcile(parts[seat], labels[seat], given[seat])
         constraints[seat] = both
     return Inference(constraints, tuple(meanings), tuple(unknown), dropped)
+
+
+def _implied(shown: Constraint, length: Constraint) -> bool:
+    """Whether a natural reading (suit lengths only) says nothing ``shown`` did not: each
+    suit's bounds already within it, so the report does not repeat "4+ spades"."""
+    return all(lo >= a and hi <= b for (lo, hi), (a, b)
+               in zip(shown.length_bounds(), length.length_bounds())) and \
+        length.hcp_bounds() == (0, 37)
 
 
 def _feasible(c: Constraint) -> bool:

@@ -365,3 +365,13 @@ def test_calls_that_contradict_one_another_keep_the_latest():
     assert r.dropped[N] == ("2NT after [1S P]: 13+ hcp, 4+ spades",)
     # a consistent auction drops nothing
     assert infer("N: 1NT P 3NT AP", default_system()).dropped == {}
+
+
+def test_a_natural_reading_already_shown_is_not_repeated():
+    r = infer("N: 1H P 1S P 2H P 2S P 3H P 4H AP", default_system())
+    # South's 2S (natural: 4+ spades) repeats his 1S, North's 3H his 2H's six hearts;
+    # South's 4H (support: 3+ hearts) is new
+    assert str(r.constraints[S]) == "5+ hcp, 4+ spades, 3+ hearts, 0-20 hcp"
+    assert str(r.constraints[N]).count("hearts") == 3  # 5+ hearts, spades<=4 or 6+, 6+
+    assert [m.name for m in r.meanings if m.index in (6, 8, 10)] == [
+        "natural, rebid", "natural, rebid", "natural, support"]
