@@ -29,7 +29,8 @@ bid that no table lists is read as natural when the system has a ``[natural]`` t
 
 A suit counts as shown by a bid whose constraint promises length in it (``1H`` with
 ``5+ hearts`` does; Stayman's ``2C`` does not).  Never read as natural: no-trump, a suit
-the opponents have shown (a cue bid), the side's fourth suit, and any bid after a 4NT.  A
+the opponents have shown (a cue bid), the side's fourth suit above the one level, and any
+bid after a 4NT.  A
 call still unexplained costs only its own information and is listed in
 :attr:`Inference.unknown_calls`.  The ``[limits]`` table gives the partnership points for
 game and slam: a side that bid on its own and stopped below game (or slam) is taken to hold
@@ -99,8 +100,8 @@ class Natural:
                    shown: Mapping[Seat, frozenset[int]]) -> tuple[Constraint, str] | None:
         """The natural meaning of call ``index`` (a bid), given the suits each seat has
         shown so far, or None when it has none: a bid above ``up_to``, in no-trump, in a
-        suit the opponents have shown (a cue bid), the side's fourth suit, or any bid after
-        a 4NT (an answer to an ace ask)."""
+        suit the opponents have shown (a cue bid), the side's fourth suit above the one
+        level (1C-1D-1H-1S is natural), or any bid after a 4NT (an answer to an ace ask)."""
         call = auction.calls[index]
         if not call.is_bid or call.level > self.up_to or call.strain is None or \
                 call.strain == 4:
@@ -116,8 +117,8 @@ class Natural:
             template, kind = self.partner_suit, "natural, support"
         elif suit in shown[seat]:
             template, kind = self.own_suit, "natural, rebid"
-        elif len(side - {suit}) == 3:
-            return None          # the fourth suit: artificial in most systems
+        elif len(side - {suit}) == 3 and call.level >= 2:
+            return None          # the fourth suit above the one level: artificial
         else:
             template, kind = self.new_suit, "natural"
         if template is None:

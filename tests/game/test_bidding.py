@@ -321,6 +321,8 @@ def test_a_suit_no_table_lists_is_read_as_natural():
     assert (m.name, str(m.constraint)) == ("natural, support", "3+ diamonds")
     m, _ = _meaning("N: 1S P 1NT P 2S", 4)                 # his own suit again
     assert (m.name, str(m.constraint)) == ("natural, rebid", "6+ spades")
+    # the fourth suit at the one level is natural (above it, see below)
+    assert _meaning("N: 1C P 1D P 1H P 1S", 6, default_system())[0].name == "natural"
     # partner's suit wins over his own: a suit both have shown is support
     m, _ = _meaning("N: 1S P 2S P 3S", 4)
     assert m.name == "natural, support" and str(m.constraint) == "3+ spades"
