@@ -118,6 +118,7 @@ class LeadRow:
     best: bool                     # the first row by the criterion
     close: bool                    # cannot be told apart from the best (within z SE)
     tied: bool = False             # not the best, but equal to it on every deal (so close)
+    p_best: float = math.nan       # share of deals on which it takes the most tricks
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -133,7 +134,7 @@ def lead_row(stats: GroupStats, cards: tuple[Card, ...]) -> LeadRow:
                    stats.sd, stats.se, stats.ci, stats.chance, stats.chance_ci, stats.score,
                    stats.score_se, stats.diff_tricks, stats.diff_tricks_se, stats.diff_imps,
                    stats.diff_imps_se, stats.mp_vs_best, stats.mp_vs_best_se, stats.mp_field,
-                   stats.mp_field_se, stats.best, stats.close, stats.tied)
+                   stats.mp_field_se, stats.best, stats.close, stats.tied, stats.p_best)
 
 
 @dataclass(frozen=True, slots=True)

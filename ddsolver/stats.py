@@ -13,8 +13,11 @@ variation both share:
   contract, or declarer's side makes it), with its Wilson interval (:func:`wilson_interval`,
   which stays inside [0, 1] and behaves at 0% and 100%);
 * ``score``, the side's mean score (:func:`cardgames.scoring.score`) and its SE;
+* ``p_best``, the share of deals on which the choice takes as many tricks as the best
+  choice of that deal (ties count for each): how often it is the right one double dummy,
+  a mixed-strategy view of the sample;
 * against the best choice by the criterion (``"mean"`` tricks, ``"p_set"``: the chance,
-  ``"score"``): the mean difference in tricks, in IMPs (:func:`cardgames.scoring.imps` of
+  ``"score"``, ``"p_best"``): the mean difference in tricks, in IMPs (:func:`cardgames.scoring.imps` of
   the score difference deal by deal) and in matchpoints, each with its paired SE (the SD of
   the per-deal differences over ``sqrt(N)``); ``mp_vs_best`` scores each deal 100, 50 or 0
   against the best alone (so the best has 50), ``mp_field`` against every other choice;
@@ -49,7 +52,7 @@ __all__ = ["Z95", "CRITERIA", "GroupStats", "compare", "best_is_clear", "wilson_
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
 #: What "best" can mean: mean tricks, the chance of success, or the mean score.
-CRITERIA = ("mean", "p_set", "score")
+CRITERIA = ("mean", "p_set", "score", "p_best")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +82,7 @@ class GroupStats:
     best: bool                     # the first by the criterion
     close: bool                    # cannot be told apart from the best (within z SE)
     tied: bool                     # not the best, but equal to it on every deal
+    p_best: float = math.nan       # share of deals on which it takes the most tricks
 
 
 def normal_tail(z: float) -> float:
@@ -150,7 +154,10 @@ def compare(tricks: np.ndarray, contract: Contract, declarer_vul: bool, criterio
     chance = wins.mean(axis=0)
     score_mean, score_se = mean_se(scores)
 
-    measure = {"mean": (mean, x), "p_set": (chance, wins), "score": (score_mean, scores)}
+    tops = (tricks == tricks.max(axis=1, keepdims=True)).astype(float)
+    top_share = tops.mean(axis=0)
+    measure = {"mean": (mean, x), "p_set": (chance, wins), "score": (score_mean, scores),
+               "p_best": (top_share, tops)}
     if criterion not in measure:
         raise ValueError(f"criterion must be one of {', '.join(CRITERIA)}, not {criterion!r}")
     key, per_deal = measure[criterion]
@@ -192,7 +199,8 @@ def compare(tricks: np.ndarray, contract: Contract, declarer_vul: bool, criterio
             diff_imps=float(d_imps_mean[j]), diff_imps_se=float(d_imps_se[j]),
             mp_vs_best=float(mp_best_mean[j]), mp_vs_best_se=float(mp_best_se[j]),
             mp_field=float(mp_field_mean[j]), mp_field_se=float(mp_field_se[j]),
-            best=j == best, close=bool(close), tied=bool(j != best and tied[j])))
+            best=j == best, close=bool(close), tied=bool(j != best and tied[j]),
+            p_best=float(top_share[j])))
     return out
 
 

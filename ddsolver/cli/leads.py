@@ -153,8 +153,10 @@ def add_parser(commands: argparse._SubParsersAction,
                    help="output format (default text); html: one self-contained page with "
                         "a chart of every lead's tricks")
     p.add_argument("--sort", choices=CRITERIA, default="mean",
-                   help="rank leads by mean tricks, chance to set, or mean score "
-                        "(default mean); the first is 'the best'")
+                   help="rank leads by mean tricks, chance to set, mean score, or how "
+                        "often the lead takes the most tricks of any lead (p_best: "
+                        "the lead most often right double dummy) (default mean); the "
+                        "first is 'the best'")
     p.add_argument("--stop-z", default=None, metavar="Z",
                    help="stop early once the best lead is Z paired SEs clear of every other "
                         "(leads tied with it on every deal aside); checked after every "

@@ -37,7 +37,7 @@ _LONGEST = 240
 CSV_FIELDS = ("label", "n", "mean", "var", "sd", "se", "ci_low", "ci_high", "p_set",
               "p_set_low", "p_set_high", "score", "score_se", "diff_tricks", "diff_tricks_se",
               "diff_imps", "diff_imps_se", "mp_vs_best", "mp_vs_best_se", "mp_field",
-              "mp_field_se", "best", "close", "tied", "table")
+              "mp_field_se", "p_best", "best", "close", "tied", "table")
 
 
 # ---- one report ---------------------------------------------------------------------------
@@ -61,7 +61,7 @@ def report_csv_rows(report: LeadReport) -> list[list[str | int]]:
             r.mean, r.var, r.sd, r.se, r.ci[0], r.ci[1], r.p_set, r.p_set_ci[0],
             r.p_set_ci[1], r.score, r.score_se, r.diff_tricks, r.diff_tricks_se,
             r.diff_imps, r.diff_imps_se, r.mp_vs_best, r.mp_vs_best_se, r.mp_field,
-            r.mp_field_se)), int(r.best), int(r.close), int(r.tied),
+            r.mp_field_se, r.p_best)), int(r.best), int(r.close), int(r.tied),
             int(r.label == table)] for r in report.rows]
 
 
@@ -99,16 +99,18 @@ def report_text(report: LeadReport) -> str:
 
     lines += ["", "Defence's tricks (mean, its standard error, variance, SD, interval); % of "
                   "deals", "that beat the contract (Wilson interval); defence's mean score "
-                  "and its SE"]
+                  "and its SE; % of deals on", "which the lead takes the most tricks any "
+                  "lead takes (best%)"]
     head = (f"{'lead':<{w}}{'tricks':>7}{'se':>6}{'var':>6}{'sd':>6}{ci:>12}{'set%':>6}"
-            f"{ci:>12}{'score':>8}{'±se':>7}")
+            f"{ci:>12}{'score':>8}{'±se':>7}{'best%':>7}")
     lines += [head, "-" * len(head)]
     for r in report.rows:
         lines.append(
             f"{_report_mark(report, r)}{r.label:<{w - 1}}{r.mean:>7.3f}{_f(r.se, 3):>6}"
             f"{_f(r.var, 2):>6}"
             f"{_f(r.sd, 2):>6}{_pair(r.ci, 2):>12}{100 * r.p_set:>6.1f}"
-            f"{_pair(r.p_set_ci, 1, 100):>12}{r.score:>8.1f}{_f(r.score_se, 1):>7}")
+            f"{_pair(r.p_set_ci, 1, 100):>12}{r.score:>8.1f}{_f(r.score_se, 1):>7}"
+            f"{_f(100 * r.p_best, 1):>7}")
 
     lines += ["", "Against the best lead on the same deals (paired): mean difference in "
                   "tricks, in", "IMPs, matchpoint % against the best alone and in the "

@@ -68,6 +68,10 @@ def test_statistics_match_hand_computed_values():
     assert labels == ["SK/SQ", "S7", "S2", "HJ", "H8", "H3", "DT/D9", "D4", "CA", "C6/C5"]
     sk, s7, ca = r.row("SK"), r.row("S7"), r.row("CA")
     assert r.row("SQ") is sk and sk.best and not s7.best
+    # the most tricks of any lead: 5 4 5 6 on the four deals (ties count for each)
+    assert (sk.p_best, ca.p_best, s7.p_best) == (0.75, 0.5, 0.25)
+    by_best = summarise_leads(WEST, "4S", "S", "none", _injected(), criterion="p_best")
+    assert by_best.best.label == "SK/SQ" and by_best.rows[1].label == "CA"
 
     # SK/SQ: tricks 5 4 3 6 -> mean 4.5, squared deviations 0.25 0.25 2.25 2.25 -> var 5/3
     assert sk.mean == 4.5
@@ -234,7 +238,8 @@ def test_text_shows_variance_se_and_every_paired_se():
     se = math.sqrt(5 / 3) / 2
     assert sk_stats == ["*SK/SQ", "4.500", f"{se:.3f}", f"{5 / 3:.2f}",
                         f"{math.sqrt(5 / 3):.2f}", f"{4.5 - Z95 * se:.2f}-{4.5 + Z95 * se:.2f}",
-                        "75.0", "30.1-95.4", "-30.0", f"{math.sqrt(207800 / 3) / 2:.1f}"]
+                        "75.0", "30.1-95.4", "-30.0", f"{math.sqrt(207800 / 3) / 2:.1f}",
+                        "75.0"]   # the most tricks on deals 1, 2 (a tie) and 4
     assert sk_vs_best == ["*SK/SQ", "+0.000", "0.000", "+0.00", "0.00", "50.0", "0.0",
                           "62.5", f"{np.std([100, 50, 0, 100], ddof=1) / 2:.1f}"]
     s7_stats, s7_vs_best = _table_lines(text, "S7")
@@ -363,6 +368,12 @@ def test_cli_text_json_and_csv(capsys, tmp_path):
     assert data["constraints"] == {"N": "3+ spades, 6+ hcp", "S": "5+ spades, 12+ hcp"}
     assert main(HAND_ARGS + ["--format", "csv"]) == 0
     assert capsys.readouterr().out.startswith("label,n,mean")
+    # ranked by how often each lead is the best one on a deal
+    assert main(HAND_ARGS + ["--format", "json", "--sort", "p_best"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    shares = [row["p_best"] for row in data["rows"]]
+    assert data["criterion"] == "p_best" and shares == sorted(shares, reverse=True)
+    assert all(0 <= x <= 1 for x in shares) and max(shares) > 0
 
 
 @pytest.mark.parametrize("extra, fragment", [
