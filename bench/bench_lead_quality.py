@@ -77,8 +77,8 @@ class Skipped:
     reasons: Counter = field(default_factory=Counter)
 
 
-def qualifying(paths: Iterable[Path], skipped: dict[str, Skipped], per_file: int | None
-               ) -> Iterator[tuple[str, LeadBoard, object]]:
+def qualifying(paths: Iterable[Path], skipped: dict[str, Skipped], per_file: int | None,
+               contracts: str = "all") -> Iterator[tuple[str, LeadBoard, object]]:
     """(file, board, the lead made) for every board with a complete deal, an auction and
     the lead made at the table; what is left out is counted in ``skipped`` by reason."""
     for path in paths:
@@ -110,6 +110,10 @@ def qualifying(paths: Iterable[Path], skipped: dict[str, Skipped], per_file: int
                 continue
             if board.auction is None:
                 left["no auction"] += 1
+                continue
+            notrump = board.contract.strain == Strain.NOTRUMP
+            if contracts != "all" and notrump != (contracts == "notrump"):
+                left[f"not {contracts} (--contracts)"] += 1
                 continue
             lead, _ = BoardFacts(game, str(path)).lead(board.leader, board.hand)
             if lead is None:
@@ -366,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-file", type=int, default=None,
                         help="only the first N qualifying boards of each file")
     parser.add_argument("--quick", action="store_true", help="--per-file 5")
+    parser.add_argument("--contracts", choices=("all", "notrump", "suits"), default="all",
+                        help="only the boards played in no-trump, or in a suit")
     parser.add_argument("--max-seconds", type=float, default=20.0,
                         help="dealing time budget per board before giving up (20)")
     parser.add_argument("--results", type=Path, default=None,
@@ -405,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = {"samples": args.samples, "seed": args.seed, "system": system.name,
                 "modes": list(args.modes)}
+    if args.contracts != "all":
+        settings["contracts"] = args.contracts
     done: dict[tuple[str, int], dict] = {}
     if args.results and args.results.exists():
         with open(args.results, encoding="utf-8") as f:
@@ -428,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     skipped: dict[str, Skipped] = {}
     records: list[dict] = []
     cache: dict = {}
-    boards = list(qualifying(files, skipped, args.per_file))
+    boards = list(qualifying(files, skipped, args.per_file, args.contracts))
     for name, board, lead in tqdm(boards, desc="boards", unit="board", file=sys.stderr,
                                   disable=not sys.stderr.isatty()):
         key = (name, board.game.line)
