@@ -70,6 +70,19 @@ def real_pbn_files() -> list[Path]:
     return sorted(REAL_PBN.glob("*/*.pbn"))
 
 
+REAL_LIN = SHARED_DATA.parent / "reallin"
+
+
+def real_lin_files() -> list[Path]:
+    """Every file of the real LIN corpus (BBO's format); if it is missing, fail in CI and
+    skip elsewhere (call it inside a test)."""
+    if not REAL_LIN.is_dir():
+        if IN_CI:
+            pytest.fail(f"{REAL_LIN} is missing; the real LIN corpus is required under CI")
+        pytest.skip(f"{REAL_LIN} is not here (it is the shared corpus of real LIN files)")
+    return sorted(REAL_LIN.glob("*/*.lin"))
+
+
 def read_reference(path: Path) -> list[dict]:
     """The reference deals, one JSON object per line (blank lines skipped)."""
     with open(path, encoding="utf-8") as f:

@@ -174,7 +174,7 @@ def _apply_unit(builder: _Builder, unit: Unit) -> None:
         return
     if text[i] != "[":
         if not builder.tags:
-            raise unit.error(i, "section data before the first tag of the game")
+            raise unit.error(i, _before_first_tag(text[i:]))
         check_data(unit, i)
         builder.add_data(unit.lines, unit.numbers)
         return
@@ -202,6 +202,19 @@ def _apply_unit(builder: _Builder, unit: Unit) -> None:
         rest = text[data_at:].split("\n")
         builder.add_data(rest, unit.numbers[row:row + len(rest)])
         return
+
+
+#: The start of a BBO LIN record: two-letter keys between bars (``pn|...|md|...``).
+_LIN = re.compile(r"\s*[a-zA-Z]{2}\|")
+
+
+def _before_first_tag(text: str) -> str:
+    """The reason for text where a game's first tag should be: a LIN record (BBO's
+    format, which this reader does not read) is named as such."""
+    if _LIN.match(text):
+        return ("a LIN record (BBO's format: pn|, md|, mb|, pc|), not PBN: LIN files are "
+                "not read yet")
+    return "section data before the first tag of the game"
 
 
 def _unterminated(numbered: list[tuple[int, str]], source: str | None) -> PBNError:
@@ -358,8 +371,7 @@ class _State:
                 builder.add_tag(name, value, number, None, None)
         elif kind is _DATA:
             if not builder.tags:
-                raise Unit([(number, line)], self.source).error(
-                    0, "section data before the first tag of the game")
+                raise Unit([(number, line)], self.source).error(0, _before_first_tag(line))
             builder.add_data_line(line, number)
         elif kind is _OPENS_COMMENT:
             self.comment = [(number, line)]
