@@ -58,7 +58,7 @@ from types import ModuleType
 from .auction import Auction, Call
 from .cards import Seat, SeatLike
 from .constraint_syntax import as_constraint, parse_constraint
-from .constraints import HCP, AllOf, Any, AnyOf, Constraint, Not
+from .constraints import HCP, AllOf, Any, AnyOf, Constraint, Not, contradiction
 from .errors import BiddingSystemError, IllegalCallError, ParseError
 
 __all__ = ["Rule", "Natural", "BiddingSystem", "CallMeaning", "Inference", "load_system", "loads_system",
@@ -127,12 +127,11 @@ class Natural:
 
 
 def shows_suit(call: Call, constraint: Constraint) -> bool:
-    """Whether a bid's constraint promises length in the bid's own suit (``"5+ hearts"``
-    for 1H does; Stayman's ``"4+ hearts or 4+ spades"`` for 2C does not)."""
+    """Whether a bid's constraint promises three or more cards in the bid's own suit
+    (``"5+ hearts"`` for 1H does; Stayman's ``"4+ hearts or 4+ spades"`` for 2C does not)."""
     if not call.is_bid or call.strain is None or call.strain == 4:
         return False
-    word = _SUIT_WORDS[int(call.strain)]
-    return re.search(rf"(?<!top )(?<!of )\b\d+\+? {word}\b", str(constraint)) is not None
+    return constraint.length_bounds()[int(call.strain)][0] >= 3
 
 
 @dataclass(frozen=True)
@@ -499,7 +498,7 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
         if not p:
             continue
         both = reduce(operator.and_, p)
-        if len(parts[seat]) > 1 and not _feasible(both):
+        if len(parts[seat]) > 1 and contradiction(both) is not None:
             both, dropped[seat] = _reconcile(parts[seat], labels[seat], given[seat])
         constraints[seat] = both
     return Inference(constraints, tuple(meanings), tuple(unknown), dropped)
@@ -511,15 +510,6 @@ def _implied(shown: Constraint, length: Constraint) -> bool:
     return all(lo >= a and hi <= b for (lo, hi), (a, b)
                in zip(shown.length_bounds(), length.length_bounds())) and \
         length.hcp_bounds() == (0, 37)
-
-
-def _feasible(c: Constraint) -> bool:
-    """Whether some hand could meet ``c`` as far as its bounds tell (points, suit
-    lengths): a cheap test that finds the contradictions auctions make."""
-    lo, hi = c.hcp_bounds()
-    lengths = c.length_bounds()
-    return lo <= hi and all(a <= b for a, b in lengths) and \
-        sum(a for a, _ in lengths) <= 13 <= sum(b for _, b in lengths)
 
 
 def _reconcile(parts: list[Constraint], labels: list[str], given: list[Constraint]
@@ -534,7 +524,7 @@ def _reconcile(parts: list[Constraint], labels: list[str], given: list[Constrain
     out: list[str] = []
     for i in order:
         trial = reduce(operator.and_, kept + [parts[i]])
-        if _feasible(trial):
+        if contradiction(trial) is None:
             kept.append(parts[i])
         else:
             out.append(labels[i])

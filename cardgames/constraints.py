@@ -43,7 +43,7 @@ from .hands import Hand
 # The counts (losing_tricks ... suit_hcp) live in evaluation; they stay importable from here,
 # where they were defined before.
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
-           "AnyOf", "Not", "Any", "balanced", "semibalanced", "unbalanced", "LTC", "Controls",
+           "AnyOf", "Not", "Any", "balanced", "semibalanced", "unbalanced", "contradiction", "LTC", "Controls",
            "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "losing_tricks",
            "control_count", "total_points", "top_honours", "suit_quality", "suit_hcp", "breaks"]
 
@@ -313,6 +313,23 @@ def _canonical_pattern(p: str) -> str:
 def balanced() -> Shape:
     """4333, 4432 or 5332, suits in any order."""
     return Shape("4333", "4432", "5332")
+
+
+def contradiction(c: Constraint) -> str | None:
+    """Why no hand can meet ``c`` as far as its bounds tell (points, suit lengths), or
+    None: ``"no hand has 13 or more and 12 or fewer points (...)"``.  Cheap, and enough
+    for the contradictions auctions and typing make; a constraint it passes may still be
+    unmeetable in subtler ways."""
+    lo, hi = c.hcp_bounds()
+    if lo > hi:
+        return f"no hand has {lo} or more and {hi} or fewer points ({c})"
+    lengths = c.length_bounds()
+    for s, (a, b) in enumerate(lengths):
+        if a > b:
+            return f"no hand has {a} or more and {b} or fewer {SUIT_NAMES[s]} ({c})"
+    if sum(a for a, _ in lengths) > 13 or sum(b for _, b in lengths) < 13:
+        return f"the suit lengths of '{c}' cannot add up to 13 cards"
+    return None
 
 
 def semibalanced() -> Shape:

@@ -36,7 +36,7 @@ import numpy as np
 
 from .cards import SUIT_NAMES, Card, CardLike, Rank, Seat, SeatLike, Suit, cards_text
 from .constraint_syntax import as_constraint
-from .constraints import Constraint
+from .constraints import Constraint, contradiction
 from .errors import DealError, SamplingError
 from .evaluation import MAX_HCP, RANK_BITS, Features
 from .hands import HCP_BY_RANK, Deal, Hand
@@ -219,18 +219,11 @@ class Sampler:
         open_seats = [s for s in Seat if len(hands[s]) < 13]
         for seat, c in self.constraints.items():
             h = hands[seat]
+            why = contradiction(c)
+            if why is not None:
+                raise SamplingError(f"{seat.letter}: {why}")
             lo, hi = c.hcp_bounds()
-            if lo > hi:
-                raise SamplingError(f"{seat.letter}: no hand has {lo} or more and {hi} or "
-                                    f"fewer points ({c})")
             lb = c.length_bounds()
-            for s, (a, b) in enumerate(lb):
-                if a > b:
-                    raise SamplingError(f"{seat.letter}: no hand has {a} or more and {b} or "
-                                        f"fewer {SUIT_NAMES[s]} ({c})")
-            if sum(a for a, _ in lb) > 13 or sum(b for _, b in lb) < 13:
-                raise SamplingError(f"{seat.letter}: the suit lengths of '{c}' cannot add up "
-                                    f"to 13 cards")
             clash = c.forbidden() & set(h)
             if clash:
                 raise SamplingError(f"{seat.letter} is known to hold {cards_text(frozenset(clash))}"

@@ -63,3 +63,15 @@ def test_combinations_take_constraints_and_predicates_not_text():
                     lambda: AllOf(["5+ spades"]), lambda: Not("balanced")):
         with pytest.raises(TypeError, match="as_constraint"):
             combine()
+
+
+def test_contradiction_names_what_no_hand_can_meet():
+    from cardgames.constraint_syntax import parse_constraint
+    from cardgames.constraints import contradiction
+    assert contradiction(parse_constraint("15-17 hcp, 5+ spades")) is None
+    assert contradiction(parse_constraint("13+ hcp, hcp<=12")).startswith(
+        "no hand has 13 or more and 12 or fewer points")
+    assert contradiction(parse_constraint("4+ hearts, hearts<=3")).startswith(
+        "no hand has 4 or more and 3 or fewer hearts")
+    assert "cannot add up to 13 cards" in contradiction(
+        parse_constraint("5+ spades, 5+ hearts, 4+ clubs"))
