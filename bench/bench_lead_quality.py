@@ -77,6 +77,35 @@ class Skipped:
     reasons: Counter = field(default_factory=Counter)
 
 
+def auction_boards(path: Path, left: Counter) -> Iterator[LeadBoard]:
+    """Every board of a file with a complete deal, a contract and an auction; what is
+    left out is counted in ``left`` by reason."""
+    try:
+        reader = pbn.load_path(path, strict=False)
+        games = list(reader)
+    except (OSError, CardgamesError) as err:
+        left[f"file does not read: {err}"] += 1
+        return
+    if reader.errors:
+        left["does not read"] += len(reader.errors)
+    for game in games:
+        try:
+            deal = game.deal
+            if deal is None or not all(h is not None and len(h) == 13 for h in deal.hands):
+                left["no complete deal"] += 1
+                continue
+            board = lead_board(game, str(path))
+        except CardgamesError as err:
+            left[f"cannot be analysed ({type(err).__name__})"] += 1
+            continue
+        if board is None:
+            left["no contract (or passed out)"] += 1
+        elif board.auction is None:
+            left["no auction"] += 1
+        else:
+            yield board
+
+
 def qualifying(paths: Iterable[Path], skipped: dict[str, Skipped], per_file: int | None,
                contracts: str = "all") -> Iterator[tuple[str, LeadBoard, object]]:
     """(file, board, the lead made) for every board with a complete deal, an auction and
@@ -85,37 +114,14 @@ def qualifying(paths: Iterable[Path], skipped: dict[str, Skipped], per_file: int
         name = path.name
         left = skipped.setdefault(name, Skipped()).reasons
         kept = 0
-        try:
-            reader = pbn.load_path(path, strict=False)
-            games = list(reader)
-        except (OSError, CardgamesError) as err:
-            left[f"file does not read: {err}"] += 1
-            continue
-        if reader.errors:
-            left["does not read"] += len(reader.errors)
-        for game in games:
+        for board in auction_boards(path, left):
             if per_file is not None and kept >= per_file:
                 break
-            try:
-                deal = game.deal
-                if deal is None or not all(h is not None and len(h) == 13 for h in deal.hands):
-                    left["no complete deal"] += 1
-                    continue
-                board = lead_board(game, str(path))
-            except CardgamesError as err:
-                left[f"cannot be analysed ({type(err).__name__})"] += 1
-                continue
-            if board is None:
-                left["no contract (or passed out)"] += 1
-                continue
-            if board.auction is None:
-                left["no auction"] += 1
-                continue
             notrump = board.contract.strain == Strain.NOTRUMP
             if contracts != "all" and notrump != (contracts == "notrump"):
                 left[f"not {contracts} (--contracts)"] += 1
                 continue
-            lead, _ = BoardFacts(game, str(path)).lead(board.leader, board.hand)
+            lead, _ = BoardFacts(board.game, str(path)).lead(board.leader, board.hand)
             if lead is None:
                 left["no lead at the table"] += 1
                 continue
@@ -147,8 +153,9 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
 
     def run(b: LeadBoard, dealt, known):
         used["dealt"] = {s.letter: str(c) for s, c in dealt.items()}
-        if question(name, b.game.line, used["dealt"]) in args.reuse:
-            raise _Reused(args.reuse[question(name, b.game.line, used["dealt"])])
+        earlier = args.reuse.get(question(name, b.game.line, used["dealt"]))
+        if earlier is not None:
+            raise _Reused(earlier)
         key = (b.hand.to_pbn(), str(b.contract), b.vulnerability.name,
                tuple(sorted(used["dealt"].items())))
         if key in cache:
@@ -227,16 +234,9 @@ def calibration(paths: Iterable[Path], system: BiddingSystem, seed: int) -> dict
     unknown_names: Counter = Counter()
     broken_rules: Counter = Counter()
     for path in paths:
-        for game in pbn.load_path(path, strict=False):
-            try:
-                deal = game.deal
-                if deal is None or not all(h is not None and len(h) == 13 for h in deal.hands):
-                    continue
-                board = lead_board(game, str(path))
-            except CardgamesError:
-                continue
-            if board is None or board.auction is None:
-                continue
+        for board in auction_boards(path, Counter()):
+            deal = board.game.deal
+            assert deal is not None and board.auction is not None
             inference = infer(board.auction, system)
             auction = board.auction
             last = max((i for i, c in enumerate(auction.calls) if not c.is_pass), default=-1)
