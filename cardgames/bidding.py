@@ -56,10 +56,11 @@ from pathlib import Path
 from types import ModuleType
 
 from .auction import Auction, Call
-from .cards import Seat, SeatLike
+from .cards import SUIT_NAMES, Seat, SeatLike
 from .constraint_syntax import as_constraint, parse_constraint
 from .constraints import HCP, AllOf, Any, AnyOf, Constraint, Not, contradiction
 from .errors import BiddingSystemError, IllegalCallError, ParseError
+from .evaluation import MAX_HCP
 
 __all__ = ["Rule", "Natural", "BiddingSystem", "CallMeaning", "Inference", "load_system", "loads_system",
            "default_system", "infer"]
@@ -67,11 +68,7 @@ __all__ = ["Rule", "Natural", "BiddingSystem", "CallMeaning", "Inference", "load
 _GAME_LEVEL = {0: 4, 1: 4, 2: 5, 3: 5, 4: 3}  # by strain number S H D C NT
 _TOP_KEYS = frozenset({"name", "description", "limits", "natural", "opening",
                        "opening_third_fourth", "auction"})
-_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")   # by strain number S H D C
-_NATURAL_KEYS = {"up_to": "the highest level read naturally (1..7)",
-                 "new_suit": "a suit the side has not bid",
-                 "partner_suit": "a suit partner has shown",
-                 "own_suit": "a suit the bidder has shown"}
+_NATURAL_KEYS = ("up_to", "new_suit", "partner_suit", "own_suit")   # see Natural
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +120,7 @@ class Natural:
             template, kind = self.new_suit, "natural"
         if template is None:
             return None
-        return parse_constraint(template.replace("{suit}", _SUIT_WORDS[suit])), kind
+        return parse_constraint(template.replace("{suit}", SUIT_NAMES[suit])), kind
 
 
 def shows_suit(call: Call, constraint: Constraint) -> bool:
@@ -509,7 +506,7 @@ def _implied(shown: Constraint, length: Constraint) -> bool:
     suit's bounds already within it, so the report does not repeat "4+ spades"."""
     return all(lo >= a and hi <= b for (lo, hi), (a, b)
                in zip(shown.length_bounds(), length.length_bounds())) and \
-        length.hcp_bounds() == (0, 37)
+        length.hcp_bounds() == (0, MAX_HCP)
 
 
 def _reconcile(parts: list[Constraint], labels: list[str], given: list[Constraint]
