@@ -30,11 +30,21 @@ five-card major.  ``not`` negates one term.  The terms:
                                               doubleton 1): dummy points; ``lsp``: both
 ``2+ of top 3 spades``, ``top 5 hearts>=3``   how many of the N highest cards of a suit
 ``8+ quality hearts``, ``sq spades>=9``       suit quality: length + honours (A K Q J 10)
+``freakness<=7``                              Pavlicek's freakness of the pattern (0-20)
+``13-14 pp``, ``pp outside spades>=12``       Pavlicek's total points (hcp, aces-and-tens
+                                              point, his shortness points; none in the suit
+                                              after ``outside``)
+``11+ support hearts``                        his support points for raising that suit
+``10-14 rp``                                  his points for a notrump dummy (revalued)
+``pt<6.5``, ``pt in spades>=4.5``             his playing tricks, in halves
+``qt>=2``, ``qt in hearts 1-2``               quick tricks (A-K 2, A-Q 1.5, A 1, K-Q 1, K-x
+                                              0.5)
 ============================================  ===============================================
 
 Malformed text raises :class:`~cardgames.errors.ParseError` naming the offending text and
-its column.  A Python predicate on a hand joins in with :class:`Predicate` (``& Predicate(fn)``);
-a predicate on the whole deal goes to :class:`Sampler` as ``predicate=``.
+its column.  A Python predicate on a hand joins in with :class:`Predicate` (``& Predicate(fn)``,
+or ``Predicate(batch=fn)`` to test a numpy batch at once); a predicate on the whole deal goes
+to :class:`Sampler` as ``predicate=`` (one deal) or ``batch_predicate=`` (a batch).
 :func:`as_constraint` takes a constraint, its text or a predicate on a hand alike: what the
 sampler and the bidding module accept for a hand.
 """
@@ -44,6 +54,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from .cards import SUIT_NAMES, Card, Suit
 from .constraints import (
@@ -53,14 +64,20 @@ from .constraints import (
     Any,
     Constraint,
     Controls,
+    Freakness,
     Holds,
     Lacks,
     Length,
     Not,
+    PavlicekPoints,
+    PlayingTricks,
     Predicate,
+    QuickTricks,
+    RevaluedPoints,
     Shape,
     SuitHCP,
     SuitQuality,
+    SupportPoints,
     TopHonours,
     TotalPoints,
     any_of,
@@ -69,7 +86,17 @@ from .constraints import (
     unbalanced,
 )
 from .errors import ParseError, excerpt
-from .evaluation import MAX_CONTROLS, MAX_HCP, MAX_LTC, MAX_POINTS, MAX_QUALITY, MAX_SUIT_HCP
+from .evaluation import (
+    MAX_CONTROLS,
+    MAX_FREAKNESS,
+    MAX_HCP,
+    MAX_LTC,
+    MAX_PLAYING_HALVES,
+    MAX_POINTS,
+    MAX_QUALITY,
+    MAX_QUICK_HALVES,
+    MAX_SUIT_HCP,
+)
 from .hands import Hand
 
 __all__ = ["parse_constraint", "as_constraint"]
@@ -91,7 +118,7 @@ _SUIT_WORDS = {"SPADES": Suit.SPADES, "SPADE": Suit.SPADES, "S": Suit.SPADES, "�
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
   | (?P<pattern>(?:\d{1,2}|[xX])(?:=(?:\d{1,2}|[xX])){3})
-  | (?P<num>\d+)
+  | (?P<num>\d+(?:\.\d+)?)
   | (?P<op>>=|<=|==|=|<|>)
   | (?P<punct>[,+\-()])
   | (?P<word>[A-Za-z][A-Za-z0-9]*|[♠♥♦♣][A-Za-z0-9]*)
@@ -253,14 +280,20 @@ class _Parser:
             raise self.error(f"expected cards after {_quoted(head.text)}, like SA or HK")
         return cards
 
-    def number(self) -> tuple[int, _Tok]:
+    def number(self) -> tuple[Fraction, _Tok]:
         t = self.take()
         if t.kind != "num":
             raise self.error("expected a number", t)
-        return self.whole(t.text, t), t
+        whole, _, part = t.text.partition(".")
+        if len(part) > _MAX_DIGITS:
+            raise self.error(f"number too long ({len(t.text):,} characters)", t)
+        return Fraction(self.whole(whole, t)) + (Fraction(int(part), 10 ** len(part))
+                                                 if part else 0), t
 
     def whole(self, digits: str, t: _Tok) -> int:
         """The value of a run of digits, or a ParseError for one too long to mean anything."""
+        if "." in digits:
+            raise self.error(f"expected a whole number, not {_quoted(digits)}", t)
         if len(digits.lstrip("0")) > _MAX_DIGITS:
             raise self.error(f"number too large ({len(digits):,} digits)", t)
         return int(digits)
@@ -285,6 +318,31 @@ class _Parser:
             length, shortness = _POINTS[word]
             return _Subject(word, MAX_POINTS,
                             lambda lo, hi: TotalPoints(lo, hi, length, shortness))
+        if word == "freakness":
+            return _Subject("freakness", MAX_FREAKNESS, Freakness)
+        if word == "pp":
+            if self.is_word("outside"):
+                self.take()
+                partner = self.suit_word("after 'pp outside'")
+                return _Subject(f"pp outside {SUIT_NAMES[partner]}", MAX_POINTS,
+                                lambda lo, hi: PavlicekPoints(lo, hi, partner))
+            return _Subject("pp", MAX_POINTS, PavlicekPoints)
+        if word == "support":
+            trumps = self.suit_word("after 'support'")
+            return _Subject(f"support {SUIT_NAMES[trumps]}", MAX_POINTS,
+                            lambda lo, hi: SupportPoints(trumps, lo, hi))
+        if word == "rp":
+            return _Subject("rp", MAX_POINTS, RevaluedPoints)
+        if word in ("pt", "qt"):
+            kind, top = ((PlayingTricks, MAX_PLAYING_HALVES) if word == "pt"
+                         else (QuickTricks, MAX_QUICK_HALVES))
+            in_suit: Suit | None = None
+            if self.is_word("in"):
+                self.take()
+                in_suit = self.suit_word(f"after '{word} in'")
+            name = word if in_suit is None else f"{word} in {SUIT_NAMES[in_suit]}"
+            return _Subject(name, Fraction(top, 2),
+                            lambda lo, hi: kind(lo, hi, in_suit), Fraction(1, 2))
         if word in ("quality", "sq"):
             suit = self.suit_word("after 'quality'")
             return _Subject(f"quality {SUIT_NAMES[suit]}", MAX_QUALITY,
@@ -294,7 +352,8 @@ class _Parser:
             if m.group(1):
                 top = self.whole(m.group(1), t)
             else:
-                top, _ = self.number()
+                value, at = self.number()
+                top = self.whole(at.text, at) if value.denominator == 1 else 0
             if not 1 <= top <= 13:
                 raise self.error("'top N' counts the N highest cards of a suit, N 1..13", t)
             if self.is_word("in"):
@@ -306,7 +365,8 @@ class _Parser:
         if held is not None:
             return _Subject(SUIT_NAMES[held], 13, lambda lo, hi: Length(held, lo, hi))
         raise self.error("expected 'hcp' or a suit (spades, hearts, diamonds, clubs), or "
-                         "ltc, controls, tp, dp, lsp, quality SUIT, top N SUIT", t)
+                         "ltc, controls, tp, dp, lsp, pp, rp, support SUIT, freakness, pt, qt, "
+                         "quality SUIT, top N SUIT", t)
 
     def suit_word(self, where: str) -> Suit:
         t = self.take()
@@ -315,14 +375,26 @@ class _Parser:
             raise self.error(f"expected a suit {where}", t)
         return suit
 
-    def make(self, subject: _Subject, lo: int, hi: int, at: _Tok) -> Constraint:
+    def check_step(self, subject: _Subject, value: Fraction | int, at: _Tok) -> None:
+        """A ParseError unless ``value`` is a whole number (a multiple of 0.5 for tricks)."""
+        if Fraction(value) % subject.step:
+            what = "a whole number" if subject.step == 1 else "a multiple of 0.5"
+            raise self.error(f"{subject.name} counts must be {what}, not {float(value):g}", at)
+
+    def make(self, subject: _Subject, lo: Fraction | int, hi: Fraction | int | None,
+             at: _Tok) -> Constraint:
+        """The constraint of ``lo <= subject <= hi`` (``hi`` None: no upper limit)."""
         top = subject.top
-        hi = min(hi, top)
+        hi = top if hi is None else min(hi, top)
+        for v in (lo, hi):
+            self.check_step(subject, v, at)
         if lo > top:
             raise self.error(f"{subject.name} cannot be {lo} or more (at most {top})", at)
         if lo > hi:
             raise self.error(f"empty range {lo}-{hi} for {subject.name}", at)
-        return subject.make(lo, hi)
+        if subject.step == 1:
+            return subject.make(int(lo), int(hi))
+        return subject.make(float(lo), float(hi))
 
     def counted(self) -> _Subject:
         """The subject after a number: ``spades``, or ``of top 3 spades``."""
@@ -344,7 +416,7 @@ class _Parser:
             return self.make(self.counted(), n, m, t)
         if self.tok.text == "+":
             self.take()
-            return self.make(self.counted(), n, 99, t)
+            return self.make(self.counted(), n, None, t)
         if self.tok.text == "-":
             self.take()
             return self.make(self.counted(), 0, n, t)
@@ -355,17 +427,18 @@ class _Parser:
         if self.tok.kind == "op":
             op = self.take()
             n, t = self.number()
+            self.check_step(subject, n, t)
             if op.text in ("=", "=="):
                 return self.make(subject, n, n, t)
             if op.text == ">=":
-                return self.make(subject, n, 99, t)
+                return self.make(subject, n, None, t)
             if op.text == ">":
-                return self.make(subject, n + 1, 99, t)
+                return self.make(subject, n + subject.step, None, t)
             if op.text == "<=":
                 return self.make(subject, 0, n, t)
             if n == 0:
                 raise self.error(f"{subject.name} cannot be below 0", t)
-            return self.make(subject, 0, n - 1, t)
+            return self.make(subject, 0, n - subject.step, t)
         if self.tok.kind == "num":
             n, t = self.number()
             if self.tok.text == "-" and self.peek().kind == "num":
@@ -374,7 +447,7 @@ class _Parser:
                 return self.make(subject, n, m, t)
             if self.tok.text == "+":
                 self.take()
-                return self.make(subject, n, 99, t)
+                return self.make(subject, n, None, t)
             return self.make(subject, n, n, t)
         raise self.error(f"expected a comparison (>=, <=, =, <, >) or a number after "
                          f"{_quoted(head.text)}")
@@ -386,12 +459,14 @@ class _Subject:
     constraint a range of it makes."""
 
     name: str
-    top: int
-    make: Callable[[int, int], Constraint]
+    top: int | Fraction
+    make: Callable[..., Constraint]
+    step: Fraction = Fraction(1)
 
 
 _POINTS = {"tp": (True, False), "dp": (False, True), "lsp": (True, True)}
-_SUBJECT_WORDS = frozenset({"hcp", "ltc", "losers", "controls", "quality", "sq"}) | set(_POINTS)
+_SUBJECT_WORDS = frozenset({"hcp", "ltc", "losers", "controls", "quality", "sq", "freakness",
+                            "pp", "support", "rp", "pt", "qt"}) | set(_POINTS)
 
 
 def parse_constraint(text: str) -> Constraint:

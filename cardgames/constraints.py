@@ -25,16 +25,25 @@ from .errors import ParseError, excerpt
 from .evaluation import (
     HCP52,
     MAX_CONTROLS,
+    MAX_FREAKNESS,
     MAX_HCP,
     MAX_LTC,
+    MAX_PLAYING_HALVES,
     MAX_POINTS,
     MAX_QUALITY,
+    MAX_QUICK_HALVES,
     MAX_SUIT_HCP,
     Features,
     control_count,
+    freakness,
     losing_tricks,
+    pavlicek_points,
+    playing_tricks,
+    quick_tricks,
+    revalued_points,
     suit_hcp,
     suit_quality,
+    support_points,
     top_honours,
     total_points,
 )
@@ -44,7 +53,9 @@ from .hands import Hand
 # where they were defined before.
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
            "AnyOf", "Not", "Any", "balanced", "semibalanced", "unbalanced", "contradiction", "LTC", "Controls",
-           "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "losing_tricks",
+           "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "Freakness",
+           "PavlicekPoints", "SupportPoints", "RevaluedPoints", "PlayingTricks", "QuickTricks",
+           "losing_tricks",
            "control_count", "total_points", "top_honours", "suit_quality", "suit_hcp", "breaks"]
 
 # ---- the constraints ------------------------------------------------------------------------
@@ -401,27 +412,55 @@ class Lacks(Constraint):
 
 class Predicate(Constraint):
     """Any Python test of a hand: ``Predicate(lambda h: h.length("S") > h.length("H"))``.
-    Run only on the deals that pass every array-computed constraint."""
+    Run only on the deals that pass every array-computed constraint.
 
-    __slots__ = ("fn", "name")
+    With ``batch``, a test of a whole batch at once -- a function of the batch's
+    :class:`~cardgames.evaluation.Features` returning a (B,) bool array -- it is vectorised
+    like the built-in constraints: ``Predicate(batch=lambda f: f.lengths[:, 0] >
+    f.lengths[:, 1])``.  Given only ``batch``, one hand is tested as a batch of one.
+    """
 
-    def __init__(self, fn: Callable[[Hand], bool], name: str | None = None):
-        if not callable(fn):
-            raise TypeError(f"Predicate needs a callable, got {type(fn).__name__}")
+    __slots__ = ("fn", "name", "batch")
+
+    def __init__(self, fn: Callable[[Hand], bool] | None = None, name: str | None = None, *,
+                 batch: Callable[[Features], np.ndarray] | None = None):
+        if fn is None and batch is None:
+            raise TypeError("Predicate needs a callable on a hand, or batch=")
+        for what, f in (("Predicate", fn), ("batch", batch)):
+            if f is not None and not callable(f):
+                raise TypeError(f"{what} needs a callable, got {type(f).__name__}")
         self.fn = fn
-        self.name = name or getattr(fn, "__name__", "predicate")
+        self.batch = batch
+        self.name = name or getattr(fn if fn is not None else batch, "__name__", "predicate")
 
     def accepts(self, hand: Hand) -> bool:
-        return bool(self.fn(hand))
+        if self.fn is not None:
+            return bool(self.fn(hand))
+        row = np.zeros((1, 52), dtype=bool)
+        row[0, [c.index for c in hand]] = True
+        mask = self._mask(Features(row))
+        assert mask is not None  # fn or batch is given
+        return bool(mask[0])
+
+    def _mask(self, f: Features) -> np.ndarray | None:
+        if self.batch is None:
+            return None
+        out = np.asarray(self.batch(f))
+        if out.shape != (f.held.shape[0],) or out.dtype != bool:
+            raise TypeError(f"the batch test of {self.name} must return a bool array of shape "
+                            f"({f.held.shape[0]},), got {out.dtype} {out.shape}")
+        return out
 
     @property
     def vectorised(self) -> bool:
-        return False
+        return self.batch is not None
 
     def __str__(self) -> str:
         return f"<{self.name}>"
 
     def __repr__(self) -> str:
+        if self.fn is None:
+            return f"Predicate(batch={self.batch!r})"
         return f"Predicate({self.fn!r})"
 
 
@@ -785,6 +824,227 @@ class SuitHCP(Constraint):
                            MAX_SUIT_HCP)
 
 
+# ---- Pavlicek's counts: freakness, his points, playing and quick tricks ----------------------
+
+def _trick_text(v: float) -> str:
+    return f"{v:g}"
+
+
+def _check_halves(what: str, lo: float, hi: float, top: float) -> None:
+    for v in (lo, hi):
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{what} bounds must be numbers, got {v!r}")
+        if float(v) * 2 != int(float(v) * 2):
+            raise ValueError(f"{what} counts in half tricks: {v!r} is not a multiple of 0.5")
+    if not 0 <= lo <= hi <= top:
+        raise ValueError(f"{what} range must satisfy 0 <= low <= high <= {top:g}, "
+                         f"got {lo:g}-{hi:g}")
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Freakness(Constraint):
+    """Pavlicek's freakness (see :func:`~cardgames.evaluation.freakness`) between ``low``
+    and ``high``: ``freakness<=7``."""
+
+    low: int = 0
+    high: int = MAX_FREAKNESS
+
+    def __post_init__(self) -> None:
+        _check_range("freakness", self.low, self.high, MAX_FREAKNESS)
+
+    def value(self, hand: Hand) -> int:
+        return freakness(hand)
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= freakness(hand) <= self.high
+
+    def _mask(self, f: Features) -> np.ndarray:
+        n = f.freakness
+        return (n >= self.low) & (n <= self.high)
+
+    def __str__(self) -> str:
+        return _value_text("freakness", self.low, self.high, MAX_FREAKNESS)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class PavlicekPoints(Constraint):
+    """Pavlicek's total points (see :func:`~cardgames.evaluation.pavlicek_points`) between
+    ``low`` and ``high``, not counting shortness in ``partner_suit`` if given:
+    ``13-14 pp``, ``pp outside spades>=11``."""
+
+    low: int = 0
+    high: int = MAX_POINTS
+    partner_suit: Suit | None = None
+
+    def __post_init__(self) -> None:
+        if self.partner_suit is not None:
+            object.__setattr__(self, "partner_suit", Suit.parse(self.partner_suit))
+        _check_range("points", self.low, self.high, MAX_POINTS)
+
+    def value(self, hand: Hand) -> int:
+        return pavlicek_points(hand, self.partner_suit)
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= self.value(hand) <= self.high
+
+    def _mask(self, f: Features) -> np.ndarray:
+        n = f.pavlicek_points(self.partner_suit)
+        return (n >= self.low) & (n <= self.high)
+
+    def hcp_bounds(self) -> tuple[int, int]:
+        # the aces-and-tens point and at most three voids (9) come on top of the hcp
+        return max(0, self.low - 10), min(self.high, MAX_HCP)
+
+    def __str__(self) -> str:
+        what = "pp" if self.partner_suit is None else \
+            f"pp outside {SUIT_NAMES[self.partner_suit]}"
+        return _value_text(what, self.low, self.high, MAX_POINTS)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class SupportPoints(Constraint):
+    """Pavlicek's support points for raising ``trumps`` (see
+    :func:`~cardgames.evaluation.support_points`) between ``low`` and ``high``:
+    ``11+ support hearts``."""
+
+    trumps: Suit
+    low: int = 0
+    high: int = MAX_POINTS
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "trumps", Suit.parse(self.trumps))
+        _check_range("support points", self.low, self.high, MAX_POINTS)
+
+    def value(self, hand: Hand) -> int:
+        return support_points(hand, self.trumps)
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= self.value(hand) <= self.high
+
+    def _mask(self, f: Features) -> np.ndarray:
+        n = f.support_points(self.trumps)
+        return (n >= self.low) & (n <= self.high)
+
+    def hcp_bounds(self) -> tuple[int, int]:
+        # on top of the hcp: the aces-and-tens point, 3 + 2 for each of at most three voids
+        return max(0, self.low - 16), min(self.high, MAX_HCP)
+
+    def __str__(self) -> str:
+        return _value_text(f"support {SUIT_NAMES[self.trumps]}", self.low, self.high,
+                           MAX_POINTS)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class RevaluedPoints(Constraint):
+    """Pavlicek's points for a notrump dummy (see
+    :func:`~cardgames.evaluation.revalued_points`) between ``low`` and ``high``:
+    ``10-14 rp``."""
+
+    low: int = 0
+    high: int = MAX_POINTS
+
+    def __post_init__(self) -> None:
+        _check_range("revalued points", self.low, self.high, MAX_POINTS)
+
+    def value(self, hand: Hand) -> int:
+        return revalued_points(hand)
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= revalued_points(hand) <= self.high
+
+    def _mask(self, f: Features) -> np.ndarray:
+        n = f.revalued_points()
+        return (n >= self.low) & (n <= self.high)
+
+    def hcp_bounds(self) -> tuple[int, int]:
+        # the aces-and-tens point and at most 9 long-suit points
+        return max(0, self.low - 10), min(self.high, MAX_HCP)
+
+    def __str__(self) -> str:
+        return _value_text("rp", self.low, self.high, MAX_POINTS)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class _Tricks(Constraint):
+    """A count of tricks in half-trick steps, in the hand or in one ``suit``."""
+
+    low: float = 0
+    high: float = 13
+    suit: Suit | None = None
+
+    def __post_init__(self) -> None:
+        if self.suit is not None:
+            object.__setattr__(self, "suit", Suit.parse(self.suit))
+        _check_halves(self._word, self.low, self.high, self._top / 2)
+
+    _word = ""
+    _top = 0
+
+    def _halves(self, f: Features) -> np.ndarray:
+        raise NotImplementedError
+
+    def value(self, hand: Hand) -> float:
+        raise NotImplementedError
+
+    def accepts(self, hand: Hand) -> bool:
+        return self.low <= self.value(hand) <= self.high
+
+    def _mask(self, f: Features) -> np.ndarray:
+        per_suit = self._halves(f)
+        n = per_suit.sum(axis=1) if self.suit is None else per_suit[:, self.suit]
+        return (n >= 2 * self.low) & (n <= 2 * self.high)
+
+    def __str__(self) -> str:
+        what = self._word if self.suit is None else f"{self._word} in {SUIT_NAMES[self.suit]}"
+        top = self._top / 2
+        if self.low == 0 and self.high < top:
+            return f"{what}<={_trick_text(self.high)}"
+        if self.low == self.high:
+            rng = _trick_text(self.low)
+        elif self.high >= top:
+            rng = f"{_trick_text(self.low)}+"
+        else:
+            rng = f"{_trick_text(self.low)}-{_trick_text(self.high)}"
+        return f"{rng} {what}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class PlayingTricks(_Tricks):
+    """Pavlicek's playing tricks (see :func:`~cardgames.evaluation.playing_tricks`) between
+    ``low`` and ``high``, multiples of 0.5, in the hand or in ``suit``: ``pt 5.5-6.5``,
+    ``pt in spades>=4.5``."""
+
+    low: float = 0
+    high: float = MAX_PLAYING_HALVES / 2
+    suit: Suit | None = None
+    _word = "pt"
+    _top = MAX_PLAYING_HALVES
+
+    def _halves(self, f: Features) -> np.ndarray:
+        return f.playing_halves()
+
+    def value(self, hand: Hand) -> float:
+        return playing_tricks(hand, self.suit)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class QuickTricks(_Tricks):
+    """Quick tricks (see :func:`~cardgames.evaluation.quick_tricks`) between ``low`` and
+    ``high``, multiples of 0.5, in the hand or in ``suit``: ``qt<=1.5``."""
+
+    low: float = 0
+    high: float = MAX_QUICK_HALVES / 2
+    suit: Suit | None = None
+    _word = "qt"
+    _top = MAX_QUICK_HALVES
+
+    def _halves(self, f: Features) -> np.ndarray:
+        return f.quick_halves()
+
+    def value(self, hand: Hand) -> float:
+        return quick_tricks(hand, self.suit)
+
+
 def breaks(constraint: Constraint, hand: Hand) -> str | None:
     """What ``hand`` fails of ``constraint``, in words (None if it meets it): each failing
     term of the constraint with what the hand has, e.g. ``"15-17 hcp (has 14)"``."""
@@ -801,6 +1061,9 @@ def breaks(constraint: Constraint, hand: Hand) -> str | None:
             have = f"has {hand.length(p.suit)}"
         elif isinstance(p, Shape):
             have = "is " + "=".join(map(str, hand.lengths))
+        elif isinstance(p, (Freakness, PavlicekPoints, SupportPoints, RevaluedPoints,
+                            _Tricks)):
+            have = f"has {p.value(hand):g}"
         else:
             have = "S=H=D=C " + "=".join(map(str, hand.lengths)) + f", {hand.hcp} hcp"
         failed.append(f"{p} ({have})")

@@ -14,6 +14,20 @@
   :data:`MAX_QUALITY` (18).
 - :func:`suit_hcp`: high-card points in one suit; 0 to :data:`MAX_SUIT_HCP` (10).
 
+Richard Pavlicek's counts, as his "Point Count" and "Patterns and Freakness" pages on
+rpbridge.net define them (the counts his lead simulations constrain hands by):
+
+- :func:`freakness`: 1 per card over four or under three in each suit, plus 2 with a void
+  or else 1 with a singleton; 0 to :data:`MAX_FREAKNESS` (20).
+- :func:`pavlicek_points`: his total points for suit bidding: hcp, 1 for four aces and
+  tens together (:func:`aces_and_tens_point`), and :func:`shortness_points` (void 3,
+  singleton 2, doubleton 1, less for short honours).
+- :func:`support_points`: total points plus, with four trumps, 2 per void and 1 per
+  singleton; :func:`revalued_points`: a notrump dummy's hcp, the aces-and-tens point and 1
+  per card over four in the longest suit if the queen or better heads it.
+- :func:`playing_tricks` (his table of honour holdings plus 1 per card over three) and
+  :func:`quick_tricks`, both in half tricks.
+
 The ``MAX_*`` constants are those upper limits; :mod:`cardgames.constraints` bounds its
 ranges with them.  The functions value one :class:`~cardgames.hands.Hand`;
 :class:`Features` computes the same counts for one seat across a numpy batch of deals,
@@ -29,12 +43,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import Suit
+from .cards import Suit, SuitLike
 from .hands import HCP_BY_RANK, Hand
 
 __all__ = ["losing_tricks", "control_count", "total_points", "top_honours", "suit_quality",
-           "suit_hcp", "Features", "MAX_HCP", "MAX_LTC", "MAX_CONTROLS", "MAX_POINTS",
-           "MAX_QUALITY", "MAX_SUIT_HCP", "HCP52", "CONTROLS52", "RANK_BITS"]
+           "suit_hcp", "freakness", "aces_and_tens_point", "shortness_points",
+           "pavlicek_points", "support_points", "revalued_points", "playing_tricks",
+           "quick_tricks", "Features", "MAX_HCP", "MAX_LTC", "MAX_CONTROLS", "MAX_POINTS",
+           "MAX_QUALITY", "MAX_SUIT_HCP", "MAX_FREAKNESS", "MAX_PLAYING_HALVES",
+           "MAX_QUICK_HALVES", "PLAYING_PATTERNS", "QUICK_PATTERNS", "HCP52", "CONTROLS52",
+           "RANK_BITS"]
 
 # ---- the limits ----------------------------------------------------------------------------
 
@@ -119,6 +137,127 @@ def suit_hcp(hand: Hand, suit: Suit | str) -> int:
     return sum(p for r, p in HCP_BY_RANK.items() if mask >> r & 1)
 
 
+# ---- Richard Pavlicek's counts (rpbridge.net: "Point Count", 2z04; "Patterns and
+# ---- Freakness", 7z70) ------------------------------------------------------------------
+
+#: The most freakness: 13-0-0-0 (9 cards over four, three suits each 3 under three, a void).
+MAX_FREAKNESS = 20
+#: The most playing tricks, in half tricks: a 13-card suit headed by A-K-Q (3 + 10 tricks).
+MAX_PLAYING_HALVES = 26
+#: The most quick tricks, in half tricks: A-K in every suit.
+MAX_QUICK_HALVES = 16
+
+_A, _K, _Q, _J, _T = 14, 13, 12, 11, 10
+#: Playing tricks for the honours of one suit, in half tricks: (value, honours, min length),
+#: best first; a suit scores the first pattern it matches (Pavlicek's table: A-K-Q 3 tricks;
+#: A-K-J, A-Q-J 2.5; A-K, A-Q-10, K-Q-J 2; A-Q, A-J-x, K-Q-x, K-J-10 1.5; A, K-Q, K-J, K-10-x,
+#: Q-J-x 1; K-x, Q-x-x, J-10-x 0.5), ``x`` being any lower card.
+PLAYING_PATTERNS: tuple[tuple[int, tuple[int, ...], int], ...] = (
+    (6, (_A, _K, _Q), 3),
+    (5, (_A, _K, _J), 3), (5, (_A, _Q, _J), 3),
+    (4, (_A, _K), 2), (4, (_A, _Q, _T), 3), (4, (_K, _Q, _J), 3),
+    (3, (_A, _Q), 2), (3, (_A, _J), 3), (3, (_K, _Q), 3), (3, (_K, _J, _T), 3),
+    (2, (_A,), 1), (2, (_K, _Q), 2), (2, (_K, _J), 2), (2, (_K, _T), 3), (2, (_Q, _J), 3),
+    (1, (_K,), 2), (1, (_Q,), 3), (1, (_J, _T), 3),
+)
+#: Quick (defensive) tricks of one suit, in half tricks, the same way: A-K 2, A-Q 1.5, A 1,
+#: K-Q 1, K-x 0.5 (the usual table; Pavlicek's point-count page gives none of its own).
+QUICK_PATTERNS: tuple[tuple[int, tuple[int, ...], int], ...] = (
+    (4, (_A, _K), 2), (3, (_A, _Q), 2), (2, (_A,), 1), (2, (_K, _Q), 2), (1, (_K,), 2),
+)
+
+
+def _holds(mask: int, ranks: tuple[int, ...]) -> bool:
+    return all(mask >> r & 1 for r in ranks)
+
+
+def _pattern_halves(mask: int, patterns: tuple[tuple[int, tuple[int, ...], int], ...]) -> int:
+    length = mask.bit_count()
+    return next((v for v, ranks, n in patterns if length >= n and _holds(mask, ranks)), 0)
+
+
+def freakness(hand: Hand) -> int:
+    """Pavlicek's freakness of the hand's pattern: one point for each card over four or
+    under three in each suit, plus 2 if the hand has a void, else 1 if it has a singleton.
+    4-3-3-3 is 0, 4-4-3-2 1, 5-3-3-2 2, 4-4-4-1 and 5-4-2-2 3, 13-0-0-0 20; a balanced
+    hand has at most 2.  0 to :data:`MAX_FREAKNESS`."""
+    lengths = hand.lengths
+    points = sum(max(0, n - 4) + max(0, 3 - n) for n in lengths)
+    return points + (2 if 0 in lengths else 1 if 1 in lengths else 0)
+
+
+def aces_and_tens_point(hand: Hand) -> int:
+    """1 if the hand holds four or more aces and tens together, else 0: the point Pavlicek
+    adds to the high-card points "for all bidding"."""
+    return int(sum((m >> _A & 1) + (m >> _T & 1) for m in hand.masks) >= 4)
+
+
+def shortness_points(hand: Hand, suit: SuitLike) -> int:
+    """Pavlicek's distributional points of one suit, for suit bidding: a void 3; a
+    singleton 2, but none for a singleton king or queen and 1 for a singleton jack; a
+    doubleton 1, but none for K-Q, K-J, Q-J, Q-x or J-x."""
+    mask = hand.masks[Suit.parse(suit)]
+    n = mask.bit_count()
+    if n == 0:
+        return 3
+    if n == 1:
+        return 0 if mask >> _K & 1 or mask >> _Q & 1 else 1 if mask >> _J & 1 else 2
+    if n == 2:
+        return 0 if not mask >> _A & 1 and (mask >> _Q & 1 or mask >> _J & 1) else 1
+    return 0
+
+
+def pavlicek_points(hand: Hand, partner_suit: SuitLike | None = None) -> int:
+    """Total points as Pavlicek counts them for suit bidding: high-card points, the
+    aces-and-tens point, and the distributional points of :func:`shortness_points` in every
+    suit but ``partner_suit`` (he counts none in partner's suit unless a fit is known in
+    another).  0 to :data:`MAX_POINTS`."""
+    skip = None if partner_suit is None else Suit.parse(partner_suit)
+    return hand.hcp + aces_and_tens_point(hand) + sum(
+        shortness_points(hand, s) for s in Suit if s != skip)
+
+
+def support_points(hand: Hand, trumps: SuitLike) -> int:
+    """Pavlicek's points for raising partner's ``trumps``: his total points (shortness
+    counted in every suit, a fit being known) plus, with four or more trumps, the dummy
+    points: 2 more for each void and 1 more for each singleton."""
+    t = Suit.parse(trumps)
+    points = pavlicek_points(hand)
+    if hand.length(t) >= 4:
+        points += sum(2 if n == 0 else 1 if n == 1 else 0 for n in hand.lengths)
+    return points
+
+
+def revalued_points(hand: Hand) -> int:
+    """Pavlicek's points for a hand to be dummy in notrump: high-card points, the
+    aces-and-tens point, and one point for each card over four in the longest suit if it is
+    headed by the queen or better (no shortness points in notrump)."""
+    best = 0
+    for m in hand.masks:
+        if m >> _Q & 1 or m >> _K & 1 or m >> _A & 1:
+            best = max(best, m.bit_count() - 4)
+    longest = max(hand.lengths)
+    long_points = best if best + 4 == longest else 0
+    return hand.hcp + aces_and_tens_point(hand) + max(0, long_points)
+
+
+def playing_tricks(hand: Hand, suit: SuitLike | None = None) -> float:
+    """Pavlicek's playing tricks, in the whole hand or in one suit: per suit, the honours
+    by :data:`PLAYING_PATTERNS` plus one trick for each card over three.  A multiple of
+    0.5, 0 to 13."""
+    suits = range(4) if suit is None else (Suit.parse(suit),)
+    halves = sum(_pattern_halves(hand.masks[s], PLAYING_PATTERNS)
+                 + 2 * max(0, hand.length(s) - 3) for s in suits)
+    return halves / 2
+
+
+def quick_tricks(hand: Hand, suit: SuitLike | None = None) -> float:
+    """Quick tricks, in the whole hand or in one suit, by :data:`QUICK_PATTERNS`.  A
+    multiple of 0.5, 0 to 8."""
+    suits = range(4) if suit is None else (Suit.parse(suit),)
+    return sum(_pattern_halves(hand.masks[s], QUICK_PATTERNS) for s in suits) / 2
+
+
 # ---- one seat across a batch of deals ------------------------------------------------------
 
 class Features:
@@ -128,7 +267,8 @@ class Features:
     holds in deal ``b``.  Every property is a numpy array over the B deals.
     """
 
-    __slots__ = ("held", "_hcp", "_lengths", "_shape", "_ltc", "_controls")
+    __slots__ = ("held", "_hcp", "_lengths", "_shape", "_ltc", "_controls", "_shortness",
+                 "_aces_tens")
 
     def __init__(self, held: np.ndarray):
         self.held = held  # (B, 52) bool: the hand holds card i
@@ -137,6 +277,8 @@ class Features:
         self._shape: np.ndarray | None = None
         self._ltc: np.ndarray | None = None
         self._controls: np.ndarray | None = None
+        self._shortness: np.ndarray | None = None
+        self._aces_tens: np.ndarray | None = None
 
     @property
     def suits(self) -> np.ndarray:
@@ -180,3 +322,74 @@ class Features:
         if self._shape is None:
             self._shape = -np.sort(-self.lengths, axis=1)
         return self._shape
+
+    # Pavlicek's counts (the functions of the same names above, across the batch)
+
+    def _patterns(self, patterns: tuple[tuple[int, tuple[int, ...], int], ...]) -> np.ndarray:
+        """(B, 4) half tricks of each suit by a table of honour patterns, best first."""
+        s, n = self.suits, self.lengths
+        out = np.zeros(n.shape, dtype=np.int16)
+        open_ = np.ones(n.shape, dtype=bool)
+        for value, ranks, length in patterns:
+            hit = open_ & (n >= length)
+            for r in ranks:
+                hit &= s[:, :, r - 2]
+            out[hit] = value
+            open_ &= ~hit
+        return out
+
+    def playing_halves(self) -> np.ndarray:
+        """(B, 4) playing tricks of each suit, in half tricks (:func:`playing_tricks`)."""
+        return self._patterns(PLAYING_PATTERNS) + 2 * np.maximum(self.lengths - 3, 0)
+
+    def quick_halves(self) -> np.ndarray:
+        """(B, 4) quick tricks of each suit, in half tricks (:func:`quick_tricks`)."""
+        return self._patterns(QUICK_PATTERNS)
+
+    @property
+    def freakness(self) -> np.ndarray:
+        """(B,) freakness (:func:`freakness`)."""
+        n = self.lengths
+        extra = np.where((n == 0).any(axis=1), 2, (n == 1).any(axis=1).astype(np.int16))
+        return (np.maximum(n - 4, 0) + np.maximum(3 - n, 0)).sum(axis=1) + extra
+
+    @property
+    def aces_tens(self) -> np.ndarray:
+        """(B,) the aces-and-tens point (:func:`aces_and_tens_point`)."""
+        if self._aces_tens is None:
+            s = self.suits
+            self._aces_tens = ((s[:, :, _A - 2].sum(axis=1) + s[:, :, _T - 2].sum(axis=1))
+                               >= 4).astype(np.int16)
+        return self._aces_tens
+
+    @property
+    def shortness(self) -> np.ndarray:
+        """(B, 4) Pavlicek's distributional points of each suit (:func:`shortness_points`)."""
+        if self._shortness is None:
+            s, n = self.suits, self.lengths
+            ace, king, queen, jack = (s[:, :, r - 2] for r in (_A, _K, _Q, _J))
+            single = np.where(king | queen, 0, np.where(jack, 1, 2))
+            double = np.where(~ace & (queen | jack), 0, 1)
+            self._shortness = np.select([n == 0, n == 1, n == 2], [3, single, double], 0)
+        return self._shortness
+
+    def pavlicek_points(self, partner_suit: int | None = None) -> np.ndarray:
+        """(B,) Pavlicek's total points (:func:`pavlicek_points`)."""
+        short = self.shortness
+        if partner_suit is not None:
+            short = np.delete(short, partner_suit, axis=1)
+        return self.hcp + self.aces_tens + short.sum(axis=1)
+
+    def support_points(self, trumps: int) -> np.ndarray:
+        """(B,) Pavlicek's support points for ``trumps`` (:func:`support_points`)."""
+        n = self.lengths
+        dummy = (2 * (n == 0) + (n == 1)).sum(axis=1)
+        return self.pavlicek_points() + np.where(n[:, trumps] >= 4, dummy, 0)
+
+    def revalued_points(self) -> np.ndarray:
+        """(B,) Pavlicek's notrump-dummy points (:func:`revalued_points`)."""
+        s, n = self.suits, self.lengths
+        headed = s[:, :, _A - 2] | s[:, :, _K - 2] | s[:, :, _Q - 2]
+        best = np.where(headed, n - 4, -13).max(axis=1)
+        long_points = np.where(best + 4 == n.max(axis=1), np.maximum(best, 0), 0)
+        return self.hcp + self.aces_tens + long_points

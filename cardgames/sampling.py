@@ -133,6 +133,11 @@ class Sampler:
     :param constraints: seat -> :class:`Constraint`, constraint text, or a predicate on a
         :class:`Hand`.
     :param predicate: a test of the whole :class:`Deal`, applied last.
+    :param batch_predicate: a test of a whole batch of deals at once, as redeal's
+        ``accept`` but vectorised: a function of the four hands'
+        :class:`~cardgames.evaluation.Features` (a tuple in seat order N, E, S, W) that
+        returns a (B,) bool array, e.g. ``lambda f: f[0].hcp + f[2].hcp >= 25``.  Applied
+        after the hands' own constraints and before ``predicate``.
     :param seed: seeds ``numpy.random.default_rng``: a non-negative whole number, a
         ``numpy.random.SeedSequence``, or None for fresh entropy (anything else is a
         ``ValueError``).
@@ -148,6 +153,7 @@ class Sampler:
     def __init__(self, known: KnownLike = None,
                  constraints: Mapping[SeatLike, object] | None = None, *,
                  predicate: Callable[[Deal], bool] | None = None,
+                 batch_predicate: Callable[[tuple[Features, ...]], np.ndarray] | None = None,
                  seed: int | np.random.SeedSequence | None = None, batch_size: int = 4096,
                  max_attempts: int = 20_000_000,
                  max_seconds: float = 60.0):
@@ -160,6 +166,10 @@ class Sampler:
         self.max_attempts = int(max_attempts)
         self.max_seconds = float(max_seconds)
         self.predicate = predicate
+        if batch_predicate is not None and not callable(batch_predicate):
+            raise TypeError(f"batch_predicate needs a callable, got "
+                            f"{type(batch_predicate).__name__}")
+        self.batch_predicate = batch_predicate
         self._rng = np.random.default_rng(seed)
         self.attempts = 0
         self.accepted = 0
@@ -301,6 +311,13 @@ class Sampler:
             if mask is not None:
                 keep = mask if keep is None else keep & mask
         rows = np.arange(b) if keep is None else np.flatnonzero(keep)
+        if len(rows) and self.batch_predicate is not None:
+            sub = owner[rows]
+            mask = np.asarray(self.batch_predicate(tuple(Features(sub == s) for s in range(4))))
+            if mask.shape != rows.shape or mask.dtype != bool:
+                raise TypeError(f"batch_predicate must return a bool array of shape "
+                                f"{rows.shape}, got {mask.dtype} {mask.shape}")
+            rows = rows[mask]
         if len(rows) == 0:
             return []
         sub = owner[rows]
@@ -355,7 +372,7 @@ class Sampler:
 
     def _too_rare(self, n: int, have: int, tried: int, got: int, elapsed: float) -> SamplingError:
         rate = got / tried if tried else 0.0
-        if not self.constraints and self.predicate is None:
+        if not self.constraints and self.predicate is None and self.batch_predicate is None:
             # Nothing to blame but the size of the request (every deal is kept).
             return SamplingError(
                 f"{n:,} deals cannot be dealt within the budget of one call: {got:,} dealt "
