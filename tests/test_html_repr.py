@@ -172,6 +172,7 @@ def _check_table(root, report: LeadReport) -> None:
             value = getattr(r, cls.replace("-", "_"))
             assert close(number(shown[cls]), value, digits), (name, cls, shown[cls], value)
         assert close(number(shown["p-set"]), r.p_set, 1, 100), name
+        assert close(number(shown["p-best"]), r.p_best, 1, 100), name
         for cls, values, digits, scale in (("ci", r.ci, 2, 1), ("p-set-ci", r.p_set_ci, 1, 100)):
             lo, hi = pair(shown[cls])
             assert close(lo, values[0], digits, scale) and close(hi, values[1], digits, scale), \

@@ -397,6 +397,7 @@ _COLUMNS = (
     ("mp-vs-best-se", "\u00b1se", lambda r: _f(r.mp_vs_best_se, 1)),
     ("mp-field", "MP field", lambda r: _f(r.mp_field, 1)),
     ("mp-field-se", "\u00b1se", lambda r: _f(r.mp_field_se, 1)),
+    ("p-best", "best %", lambda r: _f(r.p_best, 1, scale=100)),
 )
 
 

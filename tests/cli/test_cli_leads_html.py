@@ -45,6 +45,7 @@ def _check(page: str, report: dict) -> None:
         for key, digits in _DIGITS.items():
             assert close(number(shown[key.replace("_", "-")]), r[key], digits), (r["label"], key)
         assert close(number(shown["p-set"]), r["p_set"], 1, 100)
+        assert close(number(shown["p-best"]), r["p_best"], 1, 100)
         lo, hi = pair(shown["ci"])
         assert close(lo, r["ci"][0], 2) and close(hi, r["ci"][1], 2)
         lo, hi = pair(shown["p-set-ci"])
