@@ -62,7 +62,9 @@ from cardgames.facts import BoardFacts  # noqa: E402
 from cardgames.sampling import acceptance_rates  # noqa: E402
 from ddsolver import Solver  # noqa: E402
 from ddsolver.board_leads import LeadBoard, analyse_board, lead_board  # noqa: E402
+from ddsolver.cli.leads import SCORING_CRITERIA  # noqa: E402
 from ddsolver.leads import analyse_leads  # noqa: E402
+from ddsolver.stats import compare  # noqa: E402
 
 REALPBN = ROOT.parent / "shared" / "realpbn"
 MODES = ("inference", "none")          # the auction read by the system; the auction ignored
@@ -179,16 +181,19 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
     out = {"lead": str(best.cards[0]), "group": best.label, "samples": report.samples,
            "close": [r.label for r in report.rows[1:] if r.close],
            "dealt": used.get("dealt", {}), "cached": used.get("cached", False)}
-    out.update(criteria(report))
+    out.update(criteria(report, BoardFacts(board.game, board.source).scoring))
     return out
 
 
-def criteria(report) -> dict:
+def criteria(report, scoring: str | None = None) -> dict:
     """The lead each criterion recommends, from the same sampled deals (the first card of
     each group, ties broken by the mean tricks, then the report's order): ``mean`` (the
     report's own ranking), ``p_best`` (the share of deals on which the lead takes as many
     tricks as the best lead of that deal: the lead most often double-dummy right),
-    ``p_set`` (the chance to beat the contract)."""
+    ``p_set`` (the chance to beat the contract), ``mp`` and ``imps`` (matchpoints, IMPs
+    against the other leads, as :func:`ddsolver.stats.compare` ranks them) and
+    ``scoring``: the one the board's Scoring tag names (``ddsolver leads --sort
+    scoring``), else ``mean``."""
     arr = report.card_tricks
     if arr is None or not len(arr):
         return {}
@@ -204,8 +209,13 @@ def criteria(report) -> dict:
         return max(((key(stats[str(c)]), stats[str(c)][0], -i, str(c))
                     for i, c in enumerate(firsts)))[3]
 
-    return {"by": {"mean": str(firsts[0]), "p_best": pick(lambda t: t[1]),
-                   "p_set": pick(lambda t: t[2])},
+    by = {"mean": str(firsts[0]), "p_best": pick(lambda t: t[1]), "p_set": pick(lambda t: t[2])}
+    declarer_vul = report.vulnerability.is_vulnerable(report.declarer)
+    for name in ("mp", "imps", "score"):
+        best = compare(cols, report.contract, declarer_vul, name)[0]
+        by[name] = str(firsts[best.index])
+    by["scoring"] = by[SCORING_CRITERIA[scoring]] if scoring in SCORING_CRITERIA else by["mean"]
+    return {"by": by,
             "stats": {k: [round(x, 4) for x in v] for k, v in stats.items()}}
 
 
@@ -462,8 +472,10 @@ def main(argv: list[str] | None = None) -> int:
         print_block(f"{name}", [r for r in records if r["file"] == name], args.modes)
     print_block("== all files ==", records, args.modes)
     print_block("== all files, the lead chosen by other criteria from the same deals "
-                "(p_best: most often double-dummy best; p_set: the chance to set) ==",
-                records, args.modes, ("p_best", "p_set"))
+                "(p_best: most often double-dummy best; p_set: the chance to set; mp, imps: "
+                "matchpoints, IMPs against the other leads; scoring: mp or imps as the "
+                "board's Scoring tag says, else mean) ==",
+                records, args.modes, ("p_best", "p_set", "mp", "imps", "scoring"))
 
     errors = [(r["file"], r["line"], m, r[m]["error"]) for r in records for m in args.modes
               if "error" in r.get(m, {})]

@@ -103,6 +103,24 @@ class BoardFacts:
             return board_vulnerability(number)
         return None
 
+    @property
+    def scoring(self) -> str | None:
+        """How the board was scored, from its ``Scoring`` tag (PBN 3.3: one or more methods,
+        ``;``-separated; the first that reads counts): ``"matchpoints"`` (MP, MatchPoints,
+        EMP, OldMP, BAM: each board won or lost), ``"imps"`` (IMP, IMP_1948, IMP_1961,
+        Butler, Cavendish: the size of the swing) or ``"total points"`` (Rubber, Chicago,
+        TotalPoints, Instant); None when there is no tag or none of these."""
+        text = self.game.tag("Scoring") or ""
+        for part in text.replace(",", ";").split(";"):
+            word = part.strip().strip("#").upper()
+            if word in ("MP", "MATCHPOINTS", "EMP", "OLDMP", "BAM", "MP1"):
+                return "matchpoints"
+            if word.startswith("IMP") or word in ("BUTLER", "CAVENDISH"):
+                return "imps"
+            if word in ("RUBBER", "CHICAGO", "TOTALPOINTS", "INSTANT"):
+                return "total points"
+        return None
+
     def player(self, seat: Seat) -> str | None:
         """The player in ``seat`` (the North/East/... tag); None when not known."""
         name = self.game.tag(_NAME_TAGS[seat])

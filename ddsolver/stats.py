@@ -17,8 +17,10 @@ variation both share:
   choice of that deal (ties count for each): how often it is the right one double dummy,
   a mixed-strategy view of the sample;
 * against the best choice by the criterion (``"mean"`` tricks, ``"p_set"``: the chance,
-  ``"score"``, ``"p_best"``): the mean difference in tricks, in IMPs (:func:`cardgames.scoring.imps` of
-  the score difference deal by deal) and in matchpoints, each with its paired SE (the SD of
+  ``"score"``, ``"p_best"``, ``"mp"``: matchpoints in the field of all the choices (as
+  ``mp_field``), ``"imps"``: IMPs against each other choice, averaged): the mean
+  difference in tricks, in IMPs (:func:`cardgames.scoring.imps` of the score difference
+  deal by deal) and in matchpoints, each with its paired SE (the SD of
   the per-deal differences over ``sqrt(N)``); ``mp_vs_best`` scores each deal 100, 50 or 0
   against the best alone (so the best has 50), ``mp_field`` against every other choice;
 * ``close``: the paired difference by the criterion's own measure is within ``z`` paired
@@ -51,8 +53,9 @@ __all__ = ["Z95", "CRITERIA", "GroupStats", "compare", "best_is_clear", "wilson_
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
-#: What "best" can mean: mean tricks, the chance of success, or the mean score.
-CRITERIA = ("mean", "p_set", "score", "p_best")
+#: What "best" can mean: mean tricks, the chance of success, the mean score, how often the
+#: choice is double-dummy best, matchpoints or IMPs against the other choices.
+CRITERIA = ("mean", "p_set", "score", "p_best", "mp", "imps")
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,19 +159,8 @@ def compare(tricks: np.ndarray, contract: Contract, declarer_vul: bool, criterio
 
     tops = (tricks == tricks.max(axis=1, keepdims=True)).astype(float)
     top_share = tops.mean(axis=0)
-    measure = {"mean": (mean, x), "p_set": (chance, wins), "score": (score_mean, scores),
-               "p_best": (top_share, tops)}
-    if criterion not in measure:
+    if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {', '.join(CRITERIA)}, not {criterion!r}")
-    key, per_deal = measure[criterion]
-    order = sorted(range(g), key=lambda j: (-key[j], -mean[j], j))
-    best = order[0]
-
-    d_tricks_mean, d_tricks_se = mean_se(x - x[:, [best]])
-    imp_of = np.vectorize(imps, otypes=[float])
-    d_imps_mean, d_imps_se = mean_se(imp_of(scores - scores[:, [best]]))
-    vs_best = 50.0 * (np.sign(scores - scores[:, [best]]) + 1)
-    mp_best_mean, mp_best_se = mean_se(vs_best)
     if g > 1:
         cmp = np.sign(scores[:, :, None] - scores[:, None, :]) + 1  # 2 win, 1 tie, 0 loss
         field_pts = (cmp.sum(axis=2) - 1) / 2  # the self-comparison is a tie: take it out
@@ -176,6 +168,19 @@ def compare(tricks: np.ndarray, contract: Contract, declarer_vul: bool, criterio
     else:
         field_pct = np.full((n, 1), 50.0)
     mp_field_mean, mp_field_se = mean_se(field_pct)
+    measure = {"mean": (mean, x), "p_set": (chance, wins), "score": (score_mean, scores),
+               "p_best": (top_share, tops), "mp": (mp_field_mean, field_pct)}
+    if criterion == "imps":
+        field_imps = _imps(scores[:, :, None] - scores[:, None, :]).sum(axis=2) / max(1, g - 1)
+        measure["imps"] = (field_imps.mean(axis=0), field_imps)
+    key, per_deal = measure[criterion]
+    order = sorted(range(g), key=lambda j: (-key[j], -mean[j], j))
+    best = order[0]
+
+    d_tricks_mean, d_tricks_se = mean_se(x - x[:, [best]])
+    d_imps_mean, d_imps_se = mean_se(_imps(scores - scores[:, [best]]))
+    vs_best = 50.0 * (np.sign(scores - scores[:, [best]]) + 1)
+    mp_best_mean, mp_best_se = mean_se(vs_best)
     d_crit = per_deal - per_deal[:, [best]]
     d_crit_mean, d_crit_se = mean_se(d_crit)
     tied = (d_crit == 0).all(axis=0)
@@ -202,6 +207,13 @@ def compare(tricks: np.ndarray, contract: Contract, declarer_vul: bool, criterio
             best=j == best, close=bool(close), tied=bool(j != best and tied[j]),
             p_best=float(top_share[j])))
     return out
+
+
+def _imps(diffs: np.ndarray) -> np.ndarray:
+    """:func:`cardgames.scoring.imps` of every score difference of an array (each distinct
+    difference converted once)."""
+    values, inverse = np.unique(diffs, return_inverse=True)
+    return np.array([imps(float(v)) for v in values], dtype=float)[inverse].reshape(diffs.shape)
 
 
 def best_is_clear(rows: Sequence[GroupStats]) -> bool:

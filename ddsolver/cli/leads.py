@@ -49,6 +49,7 @@ from cardgames.cards import Seat, SeatLike
 from cardgames.constraint_syntax import as_constraint
 from cardgames.constraints import Constraint
 from cardgames.errors import BiddingSystemError, CardgamesError, SamplingError
+from cardgames.facts import BoardFacts
 from cardgames.hands import Hand
 from cardgames.sampling import draw_seed
 from cardgames.scoring import Contract, Vulnerability
@@ -152,11 +153,14 @@ def add_parser(commands: argparse._SubParsersAction,
     p.add_argument("--format", choices=("text", "json", "csv", "html"), default="text",
                    help="output format (default text); html: one self-contained page with "
                         "a chart of every lead's tricks")
-    p.add_argument("--sort", choices=CRITERIA, default="mean",
-                   help="rank leads by mean tricks, chance to set, mean score, or how "
+    p.add_argument("--sort", choices=(*CRITERIA, "scoring"), default="mean",
+                   help="rank leads by mean tricks, chance to set, mean score, how "
                         "often the lead takes the most tricks of any lead (p_best: "
-                        "the lead most often right double dummy) (default mean); the "
-                        "first is 'the best'")
+                        "the lead most often right double dummy), matchpoints (mp) or "
+                        "IMPs (imps) against the other leads, or (PBN files) as each "
+                        "board's Scoring tag says: mp for matchpoints, imps for IMPs, "
+                        "score for total points, else mean (default mean); the first is "
+                        "'the best'")
     p.add_argument("--stop-z", default=None, metavar="Z",
                    help="stop early once the best lead is Z paired SEs clear of every other "
                         "(leads tied with it on every deal aside); checked after every "
@@ -323,9 +327,14 @@ def _deal_writer(args: argparse.Namespace, event: str | None) -> Callable[[list[
     return write
 
 
+#: The criterion of each form of scoring a board's Scoring tag names (--sort scoring).
+SCORING_CRITERIA = {"matchpoints": "mp", "imps": "imps", "total points": "score"}
+
+
 def _analyse(args: argparse.Namespace, hand: Hand, contract: Contract, declarer: Seat,
              vul: Vulnerability, constraints: Mapping[Seat, Constraint | str],
-             known: Mapping[Seat, Hand], label: str, event: str | None = None) -> LeadReport:
+             known: Mapping[Seat, Hand], label: str, event: str | None = None,
+             criterion: str | None = None) -> LeadReport:
     bar = _progress_bar(args, label)
     args.analysed = getattr(args, "analysed", 0) + 1
     # (seats as the analysis takes them: any seat-like key)
@@ -334,7 +343,7 @@ def _analyse(args: argparse.Namespace, hand: Hand, contract: Contract, declarer:
     try:
         return analyse_leads(hand, contract, declarer, vul, constraints=dealt, known=given,
                              samples=args.samples, seed=args.seed, jobs=args.jobs,
-                             criterion=args.sort, stop_z=args.stop_z,
+                             criterion=criterion or args.sort, stop_z=args.stop_z,
                              min_samples=args.min_samples, batch=args.batch,
                              tt_mb=args.tt_mb, max_seconds=args.max_seconds,
                              max_attempts=MAX_ATTEMPTS,
@@ -357,6 +366,9 @@ def _progress_bar(args: argparse.Namespace, label: str) -> Any:
 def _one_hand(args: argparse.Namespace, output: LeadsWriter) -> int:
     if not args.hand or not args.contract:
         raise UsageError("give --hand and --contract (and --declarer), or PBN files")
+    if args.sort == "scoring":
+        raise UsageError("--sort scoring reads each board's Scoring tag: give PBN files, or "
+                         "--sort mp (matchpoints) / imps / score (total points)")
     try:
         hand = Hand.from_pbn(args.hand.strip())
         contract = Contract.parse(args.contract)
@@ -421,9 +433,13 @@ def _files(args: argparse.Namespace, output: LeadsWriter,
     def analyse(board: LeadBoard, dealt: Mapping[Seat, Constraint | str],
                 given: Mapping[Seat, Hand]) -> LeadReport:
         number = board.game.board
+        criterion = args.sort
+        if criterion == "scoring":
+            form = BoardFacts(board.game, board.source).scoring
+            criterion = SCORING_CRITERIA.get(form, "mean") if form else "mean"
         return _analyse(args, board.hand, board.contract, board.declarer,
                         board.vulnerability, dealt, given, f"board {number}",
-                        _event(board.source, number))
+                        _event(board.source, number), criterion)
 
     def run(board: LeadBoard) -> LeadReport:
         return analyse_board(board, analyse, system=args.bidding, constraints=constraints,

@@ -226,3 +226,24 @@ def test_calls_that_contradict_one_another_are_named(run_cli, tmp_path):
     assert "E's calls contradict one another: left out Pass after [opening]: 0-12 hcp" \
         in board["notes"]
     assert board["constraints"]["E"].startswith("13+ hcp, 4+ spades")
+
+
+def test_sort_scoring_follows_each_boards_scoring_tag(run_cli, tmp_path):
+    path = write(tmp_path, game(1, NT, extra='[Scoring "MP"]\n'),
+                 game(2, NT, extra='[Scoring "IMP;Butler"]\n'),
+                 game(3, NT, extra='[Scoring "Rubber"]\n'), game(4, NT))
+    status, out, err = run_cli("leads", path, *FAST, "--sort", "scoring", "--format", "json")
+    assert status == 0, err
+    boards = json.loads(out)["boards"]
+    assert [b["criterion"] for b in boards] == ["mp", "imps", "score", "mean"]
+    # each board's best is the first row by its own criterion
+    for b in boards:
+        key = {"mp": "mp_field", "imps": None, "score": "score", "mean": "mean"}[b["criterion"]]
+        if key is not None:
+            assert b["rows"][0][key] == max(r[key] for r in b["rows"])
+
+
+def test_sort_scoring_needs_files(run_cli):
+    status, out, err = run_cli("leads", "--hand", "KQ72.J83.T94.A65", "--contract", "4S",
+                               "--declarer", "S", "--sort", "scoring", *FAST)
+    assert status == 2 and "Scoring tag" in err and "Traceback" not in err

@@ -125,6 +125,23 @@ def test_best_follows_the_criterion():
         summarise_leads(WEST, "4S", "S", "none", _injected(), criterion="best")
 
 
+def test_best_by_matchpoints_and_imps_against_the_other_leads():
+    # Matchpoints in the field of the 10 leads: SK/SQ 62.5% (see above), CA and the rest
+    # under 50%.
+    by_mp = summarise_leads(WEST, "4S", "S", "none", _injected(), criterion="mp")
+    assert by_mp.best.label == "SK/SQ" and by_mp.best.mp_field == pytest.approx(62.5)
+    # IMPs against each of the 9 other leads, averaged, by hand (defence scores: 3 tricks
+    # -420, 4 +50, 5 +100, 6 +150).  SK/SQ: deal 1 +100 beats eight +50s by 2 and CA's -420
+    # by 11 -> 27/9; deal 2 0; deal 3 -420 loses 10 to eight, 11 to CA -> -91/9; deal 4
+    # +150 beats all nine by 3 -> 3: mean (3 + 0 - 91/9 + 3) / 4 < 0.  A quiet lead (4
+    # tricks on every deal), S7: deal 1 -2 against SK, +10 against CA -> 8/9; deal 3 the
+    # same; deal 4 -3/9: mean 13/36 > 0, the best; the quiet leads tie, broken by the
+    # hand's order.
+    by_imps = summarise_leads(WEST, "4S", "S", "none", _injected(), criterion="imps")
+    assert by_imps.best.label == "S7"
+    assert by_imps.row("SK").diff_imps == pytest.approx((2 + 0 - 10 + 3) / 4)
+
+
 def test_a_lead_worse_on_every_deal_is_not_close():
     deals = _injected()
     for d in deals:
