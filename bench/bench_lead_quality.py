@@ -56,7 +56,7 @@ prefer_checkout()
 from cardgames import pbn  # noqa: E402
 from cardgames.bidding import BiddingSystem, default_system, infer, load_system  # noqa: E402
 from cardgames.cards import Strain  # noqa: E402
-from cardgames.constraints import breaks  # noqa: E402
+from cardgames.constraints import Any, breaks  # noqa: E402
 from cardgames.errors import CardgamesError  # noqa: E402
 from cardgames.facts import BoardFacts  # noqa: E402
 from cardgames.sampling import acceptance_rates  # noqa: E402
@@ -243,6 +243,7 @@ def calibration(paths: Iterable[Path], system: BiddingSystem, seed: int) -> dict
     calls = bids = unknown = unknown_passes = 0
     unknown_names: Counter = Counter()
     broken_rules: Counter = Counter()
+    sources: Counter = Counter()      # table / natural / fallback, and "any" (says nothing)
     for path in paths:
         for board in auction_boards(path, Counter()):
             deal = board.game.deal
@@ -252,9 +253,15 @@ def calibration(paths: Iterable[Path], system: BiddingSystem, seed: int) -> dict
             last = max((i for i, c in enumerate(auction.calls) if not c.is_pass), default=-1)
             calls += sum(1 for i, c in enumerate(auction.calls) if i <= last)
             bids += sum(1 for c in auction.calls if not c.is_pass)
+            for m in inference.meanings:
+                if m.constraint is not None and m.index <= last:
+                    sources[m.source] += 1
+                    sources["any"] += isinstance(m.constraint, Any)
             for m in inference.unknown_calls:
                 if m.call.is_pass:
-                    unknown_passes += m.index < last
+                    if m.index < last:
+                        unknown_passes += 1
+                        unknown_names[f"Pass after {m.context}"] += 1
                 else:
                     unknown += 1
                     unknown_names[f"{m.call.name} after {m.context or 'the opening'}"] += 1
@@ -279,6 +286,7 @@ def calibration(paths: Iterable[Path], system: BiddingSystem, seed: int) -> dict
             "random": sum(rates) / len(rates) if rates else math.nan,
             "calls": calls, "bids": bids, "unknown": unknown,
             "unknown_passes": unknown_passes, "top": unknown_names.most_common(12),
+            "sources": dict(sources),
             "broken": broken_rules.most_common(15)}
 
 
@@ -506,6 +514,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{cal['unknown'] + cal['unknown_passes']} of the {cal['calls']} calls up "
                   f"to the last bid ({pct((cal['unknown'] + cal['unknown_passes']) / cal['calls']).strip()})")
             print("  the most frequent: " + "; ".join(f"{k} ({v})" for k, v in cal["top"]))
+            src = cal["sources"]
+            print(f"  the calls read: {src.get('table', 0)} by a table for the sequence, "
+                  f"{src.get('natural', 0)} as natural, {src.get('fallback', 0)} by who makes "
+                  f"them (the [fallback] tables); {src.get('any', 0)} of them say nothing "
+                  "of the hand")
     return 0
 
 

@@ -30,7 +30,15 @@ bid that no table lists is read as natural when the system has a ``[natural]`` t
 A suit counts as shown by a bid whose constraint promises length in it (``1H`` with
 ``5+ hearts`` does; Stayman's ``2C`` does not).  Never read as natural: no-trump, a suit
 the opponents have shown (a cue bid), the side's fourth suit above the one level, and any
-bid after a 4NT.  A
+bid after a 4NT.  What is left goes to the ``[fallback.ROLE]`` tables, by who makes the
+call (``opener``, ``responder``, ``overcaller``, ``advancer``: see :func:`role`)::
+
+    [fallback.overcaller]
+    "Pass" = "hcp<=15"             # no action over their bidding
+    "cue" = "any"                  # also: X, XX, 1NT..7NT, fourth_suit, high, after_4NT
+
+A pass of partner's call (accepting it) or over a game or slam (denying little) is never
+read so.  A
 call still unexplained costs only its own information and is listed in
 :attr:`Inference.unknown_calls`.  The ``[limits]`` table gives the partnership points for
 game and slam: a side that bid on its own and stopped below game (or slam) is taken to hold
@@ -62,13 +70,15 @@ from .constraints import HCP, AllOf, Any, AnyOf, Constraint, Not, contradiction
 from .errors import BiddingSystemError, IllegalCallError, ParseError
 from .evaluation import MAX_HCP
 
-__all__ = ["Rule", "Natural", "BiddingSystem", "CallMeaning", "Inference", "load_system", "loads_system",
-           "default_system", "infer"]
+__all__ = ["Rule", "Natural", "Fallback", "role", "BiddingSystem", "CallMeaning", "Inference",
+           "load_system", "loads_system", "default_system", "infer"]
 
 _GAME_LEVEL = {0: 4, 1: 4, 2: 5, 3: 5, 4: 3}  # by strain number S H D C NT
-_TOP_KEYS = frozenset({"name", "description", "limits", "natural", "opening",
+_TOP_KEYS = frozenset({"name", "description", "limits", "natural", "fallback", "opening",
                        "opening_third_fourth", "auction"})
 _NATURAL_KEYS = ("up_to", "new_suit", "partner_suit", "own_suit")   # see Natural
+ROLES = ("opener", "responder", "overcaller", "advancer")            # see Fallback
+_FALLBACK_WORDS = ("cue", "fourth_suit", "high", "after_4NT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +141,87 @@ def shows_suit(call: Call, constraint: Constraint) -> bool:
     return constraint.length_bounds()[int(call.strain)][0] >= 3
 
 
+def role(auction: Auction, index: int) -> str:
+    """Who makes call ``index`` (after the opening bid): ``"opener"``, ``"responder"``
+    (partner opened), ``"overcaller"`` (the other side, partner silent so far: no bid or
+    double yet) or ``"advancer"`` (the other side, partner has bid or doubled)."""
+    calls = auction.calls
+    first = next((i for i, c in enumerate(calls) if not c.is_pass), None)
+    if first is None or index <= first:
+        raise ValueError(f"call {index} is not after the opening bid")
+    seat, opener = auction.dealer.next(index), auction.dealer.next(first)
+    if seat == opener:
+        return "opener"
+    if seat == opener.partner:
+        return "responder"
+    partner_acted = any(not calls[i].is_pass for i in range(first, index)
+                        if auction.dealer.next(i) == seat.partner)
+    return "advancer" if partner_acted else "overcaller"
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """What a call shows when no table lists it and the natural reading does not read it
+    (the system's ``[fallback.ROLE]`` tables): by who makes it (:func:`role`) and what it
+    is -- ``Pass`` (not of partner's call, which accepts it, nor over a game or slam, which
+    denies little: those stay unexplained), ``X``, ``XX``, a no-trump bid (``"2NT"``), or a word for a suit bid:
+    ``cue`` (a suit the opponents have shown), ``fourth_suit`` (the side's fourth suit
+    above the one level), ``high`` (above ``natural.up_to``), and ``after_4NT`` (any bid
+    or double after a 4NT: the answers to an ace ask and what follows).  A template may
+    hold ``{suit}``, the bid's suit.  These are what a standard card says of such calls
+    in general; a table for the sequence, where there is one, says more."""
+
+    tables: Mapping[str, Mapping[str, tuple[str, str]]]   # role -> key -> (hand, name)
+
+    def constraint(self, auction: Auction, index: int, shown: Mapping[Seat, frozenset[int]],
+                   up_to: int) -> tuple[Constraint, str] | None:
+        call = auction.calls[index]
+        who = role(auction, index)
+        table = self.tables.get(who, {})
+        after_4nt = any(c.is_bid and c.level == 4 and c.strain == 4
+                        for c in auction.calls[:index])
+        if call.is_pass:
+            last = next((i for i in range(index - 1, -1, -1)
+                         if not auction.calls[i].is_pass), None)
+            if last is not None and \
+                    auction.dealer.next(last) == auction.dealer.next(index).partner:
+                return None     # passing partner's call: accepting it, not declining to act
+            bid = next((c for c in auction.calls[index - 1::-1] if c.is_bid), None)
+            if bid is not None and bid.level >= _GAME_LEVEL[int(bid.strain)]:  # type: ignore
+                return None     # over a game or slam a pass denies little
+            key = "Pass"
+        elif after_4nt and "after_4NT" in table:
+            key = "after_4NT"
+        elif not call.is_bid:
+            key = call.name
+        elif call.strain == 4:
+            key = call.name
+        else:
+            seat = auction.dealer.next(index)
+            suit = int(call.strain)  # type: ignore[arg-type]
+            side = shown[seat] | shown[seat.partner]
+            if suit in shown[seat.lho] | shown[seat.rho]:
+                key = "cue"
+            elif call.level > up_to:
+                key = "high"
+            elif len(side - {suit}) == 3 and call.level >= 2:
+                key = "fourth_suit"
+            else:
+                return None
+        entry = table.get(key)
+        if entry is None:
+            return None
+        hand, name = entry
+        strain = call.strain
+        suit_name = SUIT_NAMES[int(strain)] if strain is not None and strain != 4 else ""
+        return _parsed(hand.replace("{suit}", suit_name)), name or f"{who}, no table"
+
+
+@lru_cache(maxsize=512)
+def _parsed(text: str) -> Constraint:
+    return parse_constraint(text)
+
+
 @dataclass(frozen=True)
 class BiddingSystem:
     """A bidding system: contexts (``"opening"``, ``"opening_third_fourth"`` or a
@@ -144,6 +235,7 @@ class BiddingSystem:
     source: str | None = None
     _passes: Mapping[str, Constraint | None] = field(default_factory=dict, repr=False)
     natural: Natural | None = None
+    fallback: Fallback | None = None
 
     def rule(self, context: str, call: Call) -> Rule | None:
         """The rule for ``call`` in ``context`` (None if the system does not say); a pass
@@ -254,6 +346,7 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
             raise fail(f"limit {k} must be a whole number of points 0..40, not {v!r}", "limits", k)
 
     natural = _natural(data.get("natural"), fail)
+    fallback = _fallback(data.get("fallback"), fail)
 
     # Gather the raw tables: (context key, path for messages, prefix auction, table)
     raw: list[tuple[str, tuple[str, ...], tuple[Call, ...] | None, dict]] = []
@@ -342,7 +435,7 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
             passes[key] = Not(shown[0] if len(shown) == 1 else AnyOf(shown))
     return BiddingSystem(name, {k: dict(v) for k, v in contexts.items()},
                          limits.get("game", 25), limits.get("slam", 33), source, passes,
-                         natural)
+                         natural, fallback)
 
 
 def _natural(table: object, fail: Callable[..., BiddingSystemError]) -> Natural | None:
@@ -368,6 +461,49 @@ def _natural(table: object, fail: Callable[..., BiddingSystemError]) -> Natural 
             raise fail(f"natural.{k} does not parse: {err}", "natural", k) from None
     return Natural(table.get("up_to", 4), table.get("new_suit"), table.get("partner_suit"),
                    table.get("own_suit"))
+
+
+def _fallback(table: object, fail: Callable[..., BiddingSystemError]) -> Fallback | None:
+    """The ``[fallback.ROLE]`` tables read and checked, or None when the system has none."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise fail("fallback must hold tables like [fallback.responder]", "fallback")
+    tables: dict[str, dict[str, tuple[str, str]]] = {}
+    for who, entries in table.items():
+        if who not in ROLES:
+            raise fail(f"unknown role {who!r} in fallback (expected one of "
+                       f"{', '.join(ROLES)})", "fallback", who)
+        if not isinstance(entries, dict):
+            raise fail(f"fallback.{who} must be a table of calls", "fallback", who)
+        tables[who] = {}
+        for key, value in entries.items():
+            where = ("fallback", who, key)
+            if key not in _FALLBACK_WORDS:
+                try:
+                    call = Call.parse(key)
+                except ParseError:
+                    call = None
+                if call is None or not (call.is_pass or call.name in ("X", "XX") or
+                                        (call.is_bid and call.strain == 4)):
+                    raise fail(f"{key!r} is not a fallback call (expected Pass, X, XX, a "
+                               f"no-trump bid, or one of {', '.join(_FALLBACK_WORDS)})",
+                               *where)
+                key = "Pass" if call.is_pass else call.name
+            if isinstance(value, str):
+                hand, label = value, ""
+            elif isinstance(value, dict) and "hand" in value and set(value) <= {"hand", "name"} \
+                    and isinstance(value["hand"], str) and isinstance(value.get("name", ""), str):
+                hand, label = value["hand"], value.get("name", "")
+            else:
+                raise fail("a call maps to its constraint text, or to a table "
+                           "{ hand = \"...\", name = \"...\" }", *where)
+            try:
+                parse_constraint(hand.replace("{suit}", "spades"))
+            except ParseError as err:
+                raise fail(f"the constraint for {key} does not parse: {err}", *where) from None
+            tables[who][key] = (hand, label)
+    return Fallback(tables)
 
 
 def load_system(path: str | Path) -> BiddingSystem:
@@ -401,6 +537,9 @@ class CallMeaning:
     context: str
     constraint: Constraint | None
     name: str = ""
+    #: where the meaning comes from: ``"table"`` (a table for the sequence), ``"natural"``
+    #: (the natural reading), ``"fallback"`` (by who makes it), ``""`` (unknown)
+    source: str = ""
 
     def __str__(self) -> str:
         shown = "?" if self.constraint is None else str(self.constraint)
@@ -465,11 +604,18 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
                 if rule is not None or key in system.contexts:
                     break
             constraint, name = (rule.constraint, rule.name) if rule else (None, "")
+            source = "table" if rule else ""
             if rule is None and system.natural is not None:
                 read = system.natural.constraint(auction, i, shown)
                 if read is not None:
-                    constraint, name = read
-            meaning = CallMeaning(i, seat, call, key, constraint, name)
+                    (constraint, name), source = read, "natural"
+            if constraint is None and system.fallback is not None and \
+                    key not in ("opening", "opening_third_fourth"):
+                read = system.fallback.constraint(
+                    auction, i, shown, system.natural.up_to if system.natural else 0)
+                if read is not None:
+                    (constraint, name), source = read, "fallback"
+            meaning = CallMeaning(i, seat, call, key, constraint, name, source)
             meanings.append(meaning)
             if constraint is None:
                 unknown.append(meaning)

@@ -6,6 +6,7 @@ means to a bridge player, written out with plain Hand queries."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from importlib import resources
 
@@ -13,7 +14,7 @@ import pytest
 
 from cardgames import Hand, Seat
 from cardgames.auction import Auction, Call
-from cardgames.bidding import default_system, infer, load_system, loads_system, shows_suit
+from cardgames.bidding import default_system, infer, load_system, loads_system, role, shows_suit
 from cardgames.constraint_syntax import parse_constraint
 from cardgames.constraints import Any
 from cardgames.errors import BiddingSystemError
@@ -137,14 +138,18 @@ def test_a_simple_raise_denies_game_forcing_values():
 
 def test_unknown_calls_cost_only_their_own_information():
     a = Auction.parse("N: 1C 1S X P 2NT AP")
-    r = infer(a, default_system())
+    system = dataclasses.replace(default_system(), fallback=None)   # no reading by role
+    r = infer(a, system)
     unknown = {(u.index, u.call.name) for u in r.unknown_calls}
     assert (4, "2NT") in unknown          # opener's rebid after a negative double
     assert (2, "X") not in unknown
     # N's constraint is just the opening: the unknown 2NT added nothing
-    assert r.constraints[N] == infer("N: 1C", default_system()).constraints[N]
+    assert r.constraints[N] == infer("N: 1C", system).constraints[N]
     meaning = next(m for m in r.meanings if m.index == 4)
     assert meaning.constraint is None and meaning.context == "1C 1S X P"
+    # the shipped system reads it by who makes it: opener's no-trump rebid
+    meaning = infer(a, default_system()).meanings[4]
+    assert (meaning.source, str(meaning.constraint)) == ("fallback", "12+ hcp")
 
 
 def test_inference_can_be_switched_off_and_extras_are_anded():
@@ -377,3 +382,105 @@ def test_a_natural_reading_already_shown_is_not_repeated():
     assert str(r.constraints[N]).count("hearts") == 3  # 5+ hearts, spades<=4 or 6+, 6+
     assert [m.name for m in r.meanings if m.index in (6, 8, 10)] == [
         "natural, rebid", "natural, rebid", "natural, support"]
+
+
+# ---- calls no table lists, read by who makes them ---------------------------------------------
+
+FALLBACK = NATURAL + '''
+[fallback.opener]
+"X" = "12+ hcp"
+[fallback.responder]
+"Pass" = "hcp<=9"
+"cue" = { hand = "10+ hcp, {suit}<=3", name = "cue bid" }
+"fourth_suit" = "11+ hcp"
+"high" = "6+ {suit}"
+[fallback.overcaller]
+"Pass" = "hcp<=15"
+"2NT" = { hand = "any", name = "unusual" }
+[fallback.advancer]
+"after_4NT" = { hand = "any", name = "after an ace ask" }
+"1NT" = "7-10 hcp"
+'''
+
+
+@pytest.mark.parametrize("text, index, expected", [
+    ("N: 1S P 2S", 2, "responder"),
+    ("N: 1S P 2S P 3S", 4, "opener"),
+    ("N: 1S P 2S P", 3, "overcaller"),          # partner passed: still silent
+    ("N: 1S 2C 2S P", 3, "advancer"),           # partner overcalled
+    ("N: 1S X 2S P", 3, "advancer"),            # a double counts as acting
+    ("N: P P 1S P 2S 3C", 5, "overcaller"),     # his own first action
+    ("N: P P 1S 2C 2S P P 3C", 7, "overcaller"),  # acting again, partner silent
+])
+def test_role_of_a_call(text, index, expected):
+    assert role(Auction.parse(text), index) == expected
+
+
+def test_role_is_only_defined_after_the_opening():
+    with pytest.raises(ValueError, match="not after the opening bid"):
+        role(Auction.parse("N: P 1S"), 1)
+
+
+def test_calls_no_table_lists_are_read_by_who_makes_them():
+    system = loads_system(FALLBACK)
+    # West's pass over 1S-2S: no table, overcaller -> hcp<=15
+    m, r = _meaning("N: 1S P 2S P", 3, system)
+    assert (m.source, str(m.constraint)) == ("fallback", "0-15 hcp")
+    assert m not in r.unknown_calls
+    # a cue bid of the overcaller's suit by responder, {suit} filled in
+    m, _ = _meaning("N: 1S 2C 3C", 2, system)
+    assert (m.name, m.source, str(m.constraint)) == ("cue bid", "fallback", "10+ hcp, clubs<=3")
+    # the fourth suit above the one level, and a suit bid above natural.up_to
+    m, _ = _meaning("N: 1S P 1NT P 2C P 2D P 2H", 8, system)
+    assert m.constraint is None                 # the opener's table has no fourth_suit
+    m, _ = _meaning("N: 1C P 1D P 1H P 2S", 6, system)
+    assert (m.source, str(m.constraint)) == ("fallback", "11+ hcp")
+    m, _ = _meaning("N: 1S P 4D", 2, system)
+    assert str(m.constraint) == "6+ diamonds"
+    # anything after a 4NT, a no-trump bid, a double
+    m, _ = _meaning("N: 1S 2H 3S 4H 4NT P 5C X", 7, system)
+    assert (m.name, m.source, str(m.constraint)) == ("after an ace ask", "fallback", "any")
+    m, _ = _meaning("N: 1S P 2S 2NT", 3, system)
+    assert (m.name, str(m.constraint)) == ("unusual", "any")
+    m, _ = _meaning("N: 1S 2C P 2H X", 4, system)
+    assert str(m.constraint) == "12+ hcp"
+    # a table's meaning wins; what the natural reading reads is not a fallback's
+    m, _ = _meaning("N: 1S P 2S", 2, system)
+    assert m.source == "table"
+    m, _ = _meaning("N: 1S P 2S P 3C", 4, system)
+    assert m.source == "natural"
+
+
+def test_a_pass_of_partners_call_accepts_it():
+    system = loads_system(FALLBACK)
+    # South passes North's 3S: no table; a responder's pass of partner's bid is not
+    # "responder passes" (hcp<=9) but acceptance, left unexplained
+    m, r = _meaning("N: 1S P 2S P 3S P P", 6, system)
+    assert m.constraint is None and m in r.unknown_calls
+    # East's pass over 4S: it denies little, and stays unexplained
+    m, r = _meaning("N: 1S P 4S P", 3, system)
+    assert m.constraint is None and m in r.unknown_calls
+    # South passes East's 2C: declining to act, read by the responder's table
+    m, _ = _meaning("N: 1S 2C P", 2, system)
+    assert (m.source, str(m.constraint)) == ("fallback", "0-9 hcp")
+
+
+def test_without_a_fallback_those_calls_stay_unknown():
+    m, r = _meaning("N: 1S P 2S P", 3, loads_system(NATURAL))
+    assert m.constraint is None and m.source == "" and m in r.unknown_calls
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ('[fallback.captain]\n"X" = "any"\n', 1, "unknown role 'captain'"),
+    ('[fallback.opener]\n"2C" = "any"\n', 2, "'2C' is not a fallback call"),
+    ('[fallback.opener]\n"jump" = "any"\n', 2, "'jump' is not a fallback call"),
+    ('[fallback.opener]\n"X" = "12+ hcq"\n', 2, "the constraint for X does not parse"),
+    ('[fallback.opener]\n"cue" = 3\n', 2, "maps to its constraint text"),
+])
+def test_fallback_errors_name_the_line(text, line, message):
+    with pytest.raises(BiddingSystemError, match=message) as info:
+        loads_system(TINY + text)
+    assert info.value.line == TINY.count("\n") + line
+    with pytest.raises(BiddingSystemError, match="fallback must hold tables") as info:
+        loads_system("fallback = 1\n" + TINY)
+    assert info.value.line == 1
