@@ -6,8 +6,11 @@ traceback.  Kept tiny: nothing is imported before the guard but ``sys`` and ``si
 
 The guard is a SIGINT handler, set as this module loads, rather than a ``try`` around the
 import alone: a signal is taken at any bytecode boundary, and one that came just as
-``main`` was entered, before its ``try``, used to escape as a traceback.  Once the command
-line is loaded, Python's own handler is back, for the command's clean stop.
+``main`` was entered, before its ``try``, used to escape as a traceback.  The handler only
+notes the signal, and ``main`` ends once the import is done: an exception raised inside
+an import can be swallowed by a library's own ``try``/``except`` (a run went on to the end
+with status 0 after a Ctrl-C 0.1 s in).  Once the command line is loaded, Python's own
+handler is back, for the command's clean stop.
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ import sys
 INTERRUPTED = 130
 
 
+_pending = False   # a Ctrl-C came while the command line was loading
+
+
 def _interrupted(signum: int, frame: object) -> None:
-    print("ddsolver: interrupted", file=sys.stderr)
-    raise SystemExit(INTERRUPTED)
+    global _pending
+    _pending = True
 
 
 def _guard() -> object | None:
@@ -48,4 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         if _previous is not None:
             signal.signal(signal.SIGINT, _previous)  # type: ignore[arg-type]
             _previous = None
+    if _pending:
+        print("ddsolver: interrupted", file=sys.stderr)
+        return INTERRUPTED
     return run(argv)
