@@ -111,26 +111,38 @@ class Natural:
         level (1C-1D-1H-1S is natural), or any bid after a 4NT (an answer to an ace ask)."""
         call = auction.calls[index]
         if not call.is_bid or call.level > self.up_to or call.strain is None or \
-                call.strain == 4:
+                call.strain == 4 or _after_4nt(auction, index):
             return None
-        if any(c.is_bid and c.level == 4 and c.strain == 4 for c in auction.calls[:index]):
-            return None
-        seat = auction.dealer.next(index)
-        suit = int(call.strain)
-        if suit in shown[seat.lho] | shown[seat.rho]:
-            return None
-        side = shown[seat] | shown[seat.partner]
-        if suit in shown[seat.partner]:
-            template, kind = self.partner_suit, "natural, support"
-        elif suit in shown[seat]:
-            template, kind = self.own_suit, "natural, rebid"
-        elif len(side - {suit}) == 3 and call.level >= 2:
-            return None          # the fourth suit above the one level: artificial
-        else:
-            template, kind = self.new_suit, "natural"
+        template, kind = {"partner_suit": (self.partner_suit, "natural, support"),
+                          "own_suit": (self.own_suit, "natural, rebid"),
+                          "new_suit": (self.new_suit, "natural")
+                          }.get(_suit_bid_kind(auction, index, shown), (None, ""))
         if template is None:
-            return None
-        return parse_constraint(template.replace("{suit}", SUIT_NAMES[suit])), kind
+            return None        # a cue bid, the fourth suit above the one level: artificial
+        return _parsed(template.replace("{suit}", SUIT_NAMES[int(call.strain)])), kind
+
+
+def _after_4nt(auction: Auction, index: int) -> bool:
+    """Whether a 4NT came before call ``index`` (what follows answers an ace ask)."""
+    return any(c.is_bid and c.level == 4 and c.strain == 4 for c in auction.calls[:index])
+
+
+def _suit_bid_kind(auction: Auction, index: int, shown: Mapping[Seat, frozenset[int]]) -> str:
+    """Where suit bid ``index`` stands, given the suits each seat has shown so far:
+    ``"cue"`` (a suit the opponents have shown), ``"partner_suit"``, ``"own_suit"``,
+    ``"fourth_suit"`` (the side's fourth suit above the one level) or ``"new_suit"``."""
+    call = auction.calls[index]
+    seat = auction.dealer.next(index)
+    suit = int(call.strain)  # type: ignore[arg-type]
+    if suit in shown[seat.lho] | shown[seat.rho]:
+        return "cue"
+    if suit in shown[seat.partner]:
+        return "partner_suit"
+    if suit in shown[seat]:
+        return "own_suit"
+    if len((shown[seat] | shown[seat.partner]) - {suit}) == 3 and call.level >= 2:
+        return "fourth_suit"
+    return "new_suit"
 
 
 def shows_suit(call: Call, constraint: Constraint) -> bool:
@@ -164,8 +176,8 @@ class Fallback:
     """What a call shows when no table lists it and the natural reading does not read it
     (the system's ``[fallback.ROLE]`` tables): by who makes it (:func:`role`) and what it
     is -- ``Pass`` (not of partner's call, which accepts it, nor over a game or slam, which
-    denies little: those stay unexplained), ``X``, ``XX``, a no-trump bid (``"2NT"``), or a word for a suit bid:
-    ``cue`` (a suit the opponents have shown), ``fourth_suit`` (the side's fourth suit
+    denies little: those stay unexplained), ``X``, ``XX``, a no-trump bid (``"2NT"``), or
+    a word for a suit bid: ``cue`` (a suit the opponents have shown), ``fourth_suit`` (the side's fourth suit
     above the one level), ``high`` (above ``natural.up_to``), and ``after_4NT`` (any bid
     or double after a 4NT: the answers to an ace ask and what follows).  A template may
     hold ``{suit}``, the bid's suit.  These are what a standard card says of such calls
@@ -178,8 +190,6 @@ class Fallback:
         call = auction.calls[index]
         who = role(auction, index)
         table = self.tables.get(who, {})
-        after_4nt = any(c.is_bid and c.level == 4 and c.strain == 4
-                        for c in auction.calls[:index])
         if call.is_pass:
             last = next((i for i in range(index - 1, -1, -1)
                          if not auction.calls[i].is_pass), None)
@@ -190,24 +200,20 @@ class Fallback:
             if bid is not None and bid.level >= _GAME_LEVEL[int(bid.strain)]:  # type: ignore
                 return None     # over a game or slam a pass denies little
             key = "Pass"
-        elif after_4nt and "after_4NT" in table:
+        elif "after_4NT" in table and _after_4nt(auction, index):
             key = "after_4NT"
-        elif not call.is_bid:
-            key = call.name
-        elif call.strain == 4:
-            key = call.name
+        elif not call.is_bid or call.strain == 4:
+            key = call.name     # X, XX, a no-trump bid
         else:
-            seat = auction.dealer.next(index)
-            suit = int(call.strain)  # type: ignore[arg-type]
-            side = shown[seat] | shown[seat.partner]
-            if suit in shown[seat.lho] | shown[seat.rho]:
+            kind = _suit_bid_kind(auction, index, shown)
+            if kind == "cue":
                 key = "cue"
             elif call.level > up_to:
                 key = "high"
-            elif len(side - {suit}) == 3 and call.level >= 2:
+            elif kind == "fourth_suit":
                 key = "fourth_suit"
             else:
-                return None
+                return None     # natural: the [natural] table's to read
         entry = table.get(key)
         if entry is None:
             return None
@@ -393,16 +399,7 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
                     not Auction(Seat.NORTH, prefix_calls).is_legal(call):
                 raise fail(f"{call.name} cannot be called after "
                            f"{' '.join(c.name for c in prefix_calls)}", *where)
-            if isinstance(value, str):
-                hand, label = value, ""
-            elif isinstance(value, dict) and "hand" in value and \
-                    set(value) <= {"hand", "name"}:
-                hand, label = value["hand"], value.get("name", "")
-                if not isinstance(hand, str) or not isinstance(label, str):
-                    raise fail("hand and name must be text", *where)
-            else:
-                raise fail("a call maps to its constraint text, or to a table "
-                           "{ hand = \"...\", name = \"...\" }", *where)
+            hand, label = _hand_and_name(value, fail, where)
             try:
                 constraint = parse_constraint(hand)
             except ParseError as err:
@@ -436,6 +433,20 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
     return BiddingSystem(name, {k: dict(v) for k, v in contexts.items()},
                          limits.get("game", 25), limits.get("slam", 33), source, passes,
                          natural, fallback)
+
+
+def _hand_and_name(value: object, fail: Callable[..., BiddingSystemError],
+                   where: tuple[str, ...]) -> tuple[str, str]:
+    """A call's entry: its constraint text, or a table ``{ hand = "...", name = "..." }``."""
+    if isinstance(value, str):
+        return value, ""
+    if isinstance(value, dict) and "hand" in value and set(value) <= {"hand", "name"}:
+        hand, label = value["hand"], value.get("name", "")
+        if not isinstance(hand, str) or not isinstance(label, str):
+            raise fail("hand and name must be text", *where)
+        return hand, label
+    raise fail("a call maps to its constraint text, or to a table "
+               "{ hand = \"...\", name = \"...\" }", *where)
 
 
 def _natural(table: object, fail: Callable[..., BiddingSystemError]) -> Natural | None:
@@ -490,14 +501,7 @@ def _fallback(table: object, fail: Callable[..., BiddingSystemError]) -> Fallbac
                                f"no-trump bid, or one of {', '.join(_FALLBACK_WORDS)})",
                                *where)
                 key = "Pass" if call.is_pass else call.name
-            if isinstance(value, str):
-                hand, label = value, ""
-            elif isinstance(value, dict) and "hand" in value and set(value) <= {"hand", "name"} \
-                    and isinstance(value["hand"], str) and isinstance(value.get("name", ""), str):
-                hand, label = value["hand"], value.get("name", "")
-            else:
-                raise fail("a call maps to its constraint text, or to a table "
-                           "{ hand = \"...\", name = \"...\" }", *where)
+            hand, label = _hand_and_name(value, fail, where)
             try:
                 parse_constraint(hand.replace("{suit}", "spades"))
             except ParseError as err:

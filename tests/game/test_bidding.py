@@ -481,6 +481,9 @@ def test_fallback_errors_name_the_line(text, line, message):
     with pytest.raises(BiddingSystemError, match=message) as info:
         loads_system(TINY + text)
     assert info.value.line == TINY.count("\n") + line
+
+
+def test_fallback_must_be_tables():
     with pytest.raises(BiddingSystemError, match="fallback must hold tables") as info:
         loads_system("fallback = 1\n" + TINY)
     assert info.value.line == 1
