@@ -13,7 +13,16 @@ as the side to lead) sees his hand and dummy's; ``--worlds`` (20) worlds are sam
 each (seeded).  Contract: the double-dummy tricks of the real deal at that point, in no
 trumps (so neither line is trivially sure nor hopeless).
 
-Printed:
+Printed first, the decisions a player needs (what ``ddsolver duel`` asks): ``--deals`` (10)
+seeded 3NT deals by South whose double-dummy result is 8 to 10 tricks, at the first trick
+(West has led his double-dummy best card, dummy to play) with M = 2 and M = 3, and mid-deal
+(both sides played double-dummy best until 6 tricks are left, declarer's side to play) with
+M = 4; 20 worlds (``--worlds``), one core; the time per decision of the search as it is
+(leaves by the core's batch entry, :meth:`ddsolver.Solver.reaches_many`) against the same
+search on the leaves it had before (each world solved exactly from scratch, all cards at
+once: ``alphamu(..., _reference_leaves=True)``), the answers checked equal card by card.
+
+Then:
 
 * per M (1, 2, 3): the mean time per advice (one αμ search over every root card), nodes,
   world solves (leaves), nodes per second and worlds x nodes per second;
@@ -21,7 +30,8 @@ Printed:
 * M = 1 against DDS: the world solves of PIMC done by our core (through αμ's leaf path,
   and through the checked ``Solver.card_scores`` facade) and by DDS, and the ratio.
 
-Usage: ``python bench/bench_alphamu.py [--positions N] [--worlds W] [--seed S] [--quick]``.
+Usage: ``python bench/bench_alphamu.py [--deals N] [--positions N] [--worlds W] [--seed S]
+[--quick]``.
 The machine's other load changes absolute times; compare figures from one run.
 """
 
@@ -64,6 +74,68 @@ def positions(count: int, seed: int) -> list[tuple[Deal, Position, Seat]]:
     return out
 
 
+def three_nt_deals(count: int, seed: int, solver: Solver) -> list[Deal]:
+    """Seeded deals on which South's 3NT is within a trick of making, double dummy."""
+    rng = np.random.default_rng(seed)
+    out: list[Deal] = []
+    while len(out) < count:
+        perm = rng.permutation(52)
+        deal = Deal(tuple(Hand.from_cards(Card.from_index(int(j)) for j in perm[i::4])
+                          for i in range(4)))
+        if 8 <= solver.solve(deal, "NT", "S") <= 10:
+            out.append(deal)
+    return out
+
+
+def best_play(solver: Solver, deal: Deal, played: list[Card], cards: int) -> list[Card]:
+    """``played`` and then ``cards`` more, each the mover's double-dummy best (the lowest
+    of the best)."""
+    played = list(played)
+    for _ in range(cards):
+        scores = solver.card_scores(deal, "NT", "W", played)
+        top = max(scores.values())
+        played.append([c for c, t in scores.items() if t == top][-1])
+    return played
+
+
+def decisions(count: int, seed: int, solver: Solver) -> dict[str, list]:
+    """The first-trick and mid-deal decisions: (deal, view) pairs."""
+    first, mid = [], []
+    for deal in three_nt_deals(count, seed, solver):
+        lead = best_play(solver, deal, [], 1)
+        first.append((deal, view_of(deal, Position(deal, "NT", Seat.WEST, lead), Seat.SOUTH)))
+        played = best_play(solver, deal, lead, 27)
+        pos = Position(deal, "NT", Seat.WEST, played)
+        while pos.to_move not in (Seat.SOUTH, Seat.NORTH):
+            played = best_play(solver, deal, played, 1)
+            pos = Position(deal, "NT", Seat.WEST, played)
+        mid.append((deal, view_of(deal, pos, Seat.SOUTH)))
+    return {"first": first, "mid": mid}
+
+
+def time_decisions(cases: list, worlds: int, depth: int, seed: int) -> tuple[float, float, int]:
+    """Mean CPU seconds per decision, as it is and on the reference leaves, and the number
+    of cards whose answers disagree (there must be none)."""
+    fast = ref = 0.0
+    bad = 0
+    for i, (_deal, view) in enumerate(cases):
+        ws = deal_worlds(view, samples=worlds, seed=seed + i, exhaustive=False)
+        need = 9
+        results = []
+        for reference in (False, True):
+            t = time.process_time()
+            results.append(alphamu(ws, declarer=Seat.SOUTH, need=need, depth=depth,
+                                   _reference_leaves=reference))
+            spent = time.process_time() - t
+            if reference:
+                ref += spent
+            else:
+                fast += spent
+        a, b = results
+        bad += sum(a.card(c).makes != b.card(c).makes for row in a.cards for c in row.cards)
+    return fast / len(cases), ref / len(cases), bad
+
+
 def view_of(deal: Deal, pos: Position, declarer: Seat) -> View:
     return View.make(declarer, {declarer: deal[declarer], declarer.partner:
                                 deal[declarer.partner]}, "NT", declarer.lho, pos.played)
@@ -76,17 +148,37 @@ def need_of(solver: Solver, deal: Deal, pos: Position, declarer: Seat) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=10,
+                    help="3NT deals for the first-trick and mid-deal decisions (10)")
     ap.add_argument("--positions", type=int, default=20)
     ap.add_argument("--worlds", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--depths", default="1,2,3")
-    ap.add_argument("--quick", action="store_true", help="5 positions, M = 1 and 2")
+    ap.add_argument("--quick", action="store_true", help="3 deals, 5 positions, M = 1 and 2")
     args = ap.parse_args()
     if args.quick:
-        args.positions, args.depths = 5, "1,2"
+        args.deals, args.positions, args.depths = 3, 5, "1,2"
     depths = [int(x) for x in args.depths.split(",")]
     solver = Solver()
-    cases = []
+
+    print(f"αμ decisions: {args.deals} deals of 3NT by South (8-10 tricks double dummy), "
+          f"{args.worlds} worlds, seed {args.seed}, one core (CPU time); as it is against "
+          "the same search on its former leaves")
+    print(f"  {'decision':<34} {'s/decision':>10} {'former':>8} {'ratio':>6}  target")
+    cases = decisions(args.deals, args.seed, solver)
+    failed = 0
+    for name, key, m, target in (("first trick (dummy to play), M = 2", "first", 2, 0.2),
+                                 ("first trick (dummy to play), M = 3", "first", 3, 1.0),
+                                 ("mid-deal (6 tricks left), M = 4", "mid", 4, 1.0)):
+        fast, ref, bad = time_decisions(cases[key], args.worlds, m, args.seed)
+        failed += bad
+        print(f"  {name:<34} {fast:>10.3f} {ref:>8.3f} {ref / fast:>5.0f}x  <= {target} s"
+              f"{'' if fast <= target else '  (missed)'}"
+              f"{f'  {bad} ANSWERS DIFFER' if bad else ''}")
+    if failed:
+        return 1
+    print()
+    cases = []  # type: ignore[assignment]
     for i, (deal, pos, declarer) in enumerate(positions(args.positions, args.seed)):
         view = view_of(deal, pos, declarer)
         worlds = deal_worlds(view, samples=args.worlds, seed=args.seed + i, exhaustive=False)

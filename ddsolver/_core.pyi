@@ -66,3 +66,6 @@ class Core:
                           side: int) -> tuple[int, list[int]]: ...
     def reaches(self, hands: tuple[int, ...], trump: int, leader: int, played: bytes = b"",
                 target: int = 7) -> bool: ...
+    def reaches_many(self, worlds: list[tuple[int, ...]], trump: int, leader: int,
+                     items: list[tuple[int, bytes, int]], forget: bool = False) -> bytes:
+        """Null-window searches over many deals at one point, the table shared."""

@@ -666,6 +666,106 @@ cdef class Core:
         finally:
             self._leave(hooked)
 
+    def reaches_many(self, list worlds not None, trump, leader, list items not None,
+                     bint forget=False):
+        """Many null-window searches, for single-dummy search over sampled worlds: can
+        North-South take at least ``target`` tricks?
+
+        ``worlds`` are deals at one point of the play (16 masks each, all the same size:
+        the start of a trick, ``leader`` to lead it); ``items`` are ``(world, played,
+        target)``: the index of a world, the cards played from that point (bytes, suit *
+        16 + rank), and North-South's tricks from that point, those the played cards
+        complete counted.  Everything is checked before any search.  Returns bytes, 1 where
+        the answer is yes.
+
+        The table is shared by every search and kept from one call to the next: entries
+        are keyed by the position, so they hold for any deal, and a world's later questions
+        (and its look-alikes') find the bounds the earlier ones left.  ``forget`` empties it
+        first; a later :meth:`solve` or :meth:`card_scores` starts afresh."""
+        cdef int t = int_arg(trump, "trump", 0, 4), lead = int_arg(leader, "leader", 0, 3)
+        cdef Py_ssize_t nw = len(worlds), ni = len(items), i, k
+        cdef int n = -1, m, w, goal, ns_won, r, stopped = 0
+        cdef bytes pb
+        cdef const uint8_t *pp
+        cdef int np
+        cdef uint16_t *hm = <uint16_t *>malloc(nw * 16 * sizeof(uint16_t) + 1)
+        cdef int *iw = <int *>malloc(ni * 3 * sizeof(int) + 1)
+        cdef const uint8_t **ip = <const uint8_t **>malloc(ni * sizeof(uint8_t *) + 1)
+        cdef bytearray out = bytearray(ni)
+        cdef unsigned char *o = out
+        if hm == NULL or iw == NULL or ip == NULL:
+            free(hm); free(iw); free(ip)
+            raise MemoryError()
+        cdef int hooked = 0
+        try:
+            for k in range(nw):
+                hand = worlds[k]
+                if type(hand) is not tuple:
+                    raise TypeError(f"world {k}: a deal is a tuple of 16 masks, got "
+                                    f"{type(hand).__name__}")
+                try:
+                    m = check_hands(<tuple>hand, hm + 16 * k)
+                except ValueError as e:
+                    raise ValueError(f"world {k}: {e}") from None
+                if n < 0:
+                    n = m
+                elif m != n:
+                    raise ValueError(f"world {k} has {m} cards a hand, world 0 {n}: the "
+                                     "worlds must be at one point of the play")
+            keep = []                # the played bytes, alive while the searches read them
+            for i in range(ni):
+                item = items[i]
+                if type(item) is not tuple or len(<tuple>item) != 3:
+                    raise TypeError(f"item {i}: expected (world, played, target), got "
+                                    f"{item!r}")
+                w = int_arg(item[0], "world", 0, nw - 1)
+                pb = item[1]
+                goal = int_arg(item[2], "target", 0, 13)
+                np = len(pb)
+                pp = pb
+                try:
+                    check_played(hm + 16 * w, t, lead, n, pp, np)
+                except ValueError as e:
+                    raise ValueError(f"item {i} (world {w}): {e}") from None
+                keep.append(pb)
+                iw[3 * i] = w
+                iw[3 * i + 1] = np
+                iw[3 * i + 2] = goal
+                ip[i] = pp
+            hooked = self._enter()
+            try:
+                if forget:
+                    tt_clear(self.c)
+                    forget_hints(self.c)
+                self._deal_key = None          # a later solve of one deal starts afresh
+                with nogil:
+                    for i in range(ni):
+                        w = iw[3 * i]
+                        ns_won = 0
+                        load_position(self.c, hm + 16 * w, t, lead, n, <uint8_t *>ip[i],
+                                      iw[3 * i + 1], &ns_won)
+                        goal = iw[3 * i + 2] - ns_won
+                        if goal <= 0:
+                            o[i] = 1
+                        elif goal > self.c.tricks_left:
+                            o[i] = 0
+                        else:
+                            self.c.ply = 0
+                            r = dd_stoppable(search_fn, self.c, goal)
+                            if r < 0:
+                                stopped = 1
+                                break
+                            o[i] = r >= goal
+                if stopped:
+                    self._stopped()
+            finally:
+                self._leave(hooked)
+            return bytes(out)
+        finally:
+            free(hm)
+            free(iw)
+            free(ip)
+
     def play_trace(self, tuple hands not None, trump, leader, bytes played not None=b""):
         """North-South's tricks in all, those won and those still to come with best play,
         before the first card and after each card of ``played``: a list of

@@ -49,15 +49,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike
 from cardgames.hands import Deal, Hand
 from cardgames.play import trick_winner
 from cardgames.worlds import View, Worlds
 
-from .pool import SolverPool, check_jobs
+from .pool import check_jobs
 from .solver import DEFAULT_TT_MB, Solver
 
 __all__ = ["AlphaMuCard", "AlphaMuResult", "alphamu", "DEFAULT_DEPTH", "pareto", "front_min",
@@ -168,8 +168,10 @@ class _Search:
 
     def __init__(self, worlds: Sequence[Deal], view: View, declarer: Seat, need: int,
                  declarer_won: int, jobs: int, tt_mb: int,
-                 progress: Callable[[int], None] | None, plain: bool = False):
+                 progress: Callable[[int], None] | None, plain: bool = False,
+                 reference_leaves: bool = False):
         self.plain = plain  # no cuts, no table, no grouping: the reference the tests use
+        self.reference_leaves = reference_leaves or plain
         self.n = len(worlds)
         self.strain = view.strain
         self.declarer = declarer
@@ -195,10 +197,12 @@ class _Search:
         self.nodes = 0
         self.leaves = 0
         self.progress = progress
-        self._pool = SolverPool(jobs, tt_mb)
+        self._solvers = [Solver(tt_mb) for _ in range(jobs)]
+        self._executor = ThreadPoolExecutor(jobs) if jobs > 1 else None
 
     def close(self) -> None:
-        self._pool.close()
+        if self._executor is not None:
+            self._executor.shutdown()
 
     # ---- the public play ---------------------------------------------------------------
     @property
@@ -270,79 +274,110 @@ class _Search:
         return [(g, where[g[0].index]) for g in groups]
 
     # ---- leaves ------------------------------------------------------------------------
-    def _core_args(self, w: int) -> tuple[tuple[int, ...], bytes]:
-        """World ``w`` from the start of the current trick, as the core takes it: 16 rank
-        masks (seat N E S W x suit S H D C) of the hands then, and the trick's cards so far
-        as bytes (suit * 16 + rank) -- a short replay and a small deal."""
+    def _core_masks(self, w: int) -> tuple[int, ...]:
+        """World ``w`` at the start of the current trick, as the core takes it: 16 rank
+        masks (seat N E S W x suit S H D C)."""
         hands = list(self.rem[w])
         for seat, card in self.trick:
             hands[seat] |= 1 << card.index
-        masks = tuple(((m >> (13 * s)) & 0x1FFF) << 2 for m in hands for s in range(4))
-        return masks, bytes(c.suit * 16 + c.rank for _, c in self.trick)
+        return tuple(((m >> (13 * s)) & 0x1FFF) << 2 for m in hands for s in range(4))
 
-    def _map(self, kind: str, fn: Callable[[Solver, int], Any], items: list[int]) -> list:
-        """``fn(solver, world)`` of each world of ``items`` (on the pool's threads), from the
-        cache of world solves where this position was solved before (reached by another
-        order of play)."""
-        base = (kind, self.played, tuple(c.index for _, c in self.trick), self.leader)
-        cache = self.leaf_cache
-        todo = [w for w in items if base + (w,) not in cache]
-        if len(todo) < 2:
-            solver = self._pool.solver()
-            out = [fn(solver, x) for x in todo]
-        else:
-            out = list(self._pool.map(fn, todo, window=len(todo)))
-        if len(cache) + len(todo) > TT_ENTRIES:
-            cache.clear()
-        for w, x in zip(todo, out):
-            cache[base + (w,)] = x
-        self.leaves += len(todo)
-        if self.progress is not None and todo:
-            self.progress(len(todo))
-        return [cache[base + (w,)] for w in items]
-
-    # The leaves go to the solver in the core's encoding (``Solver.*_masks``), not through
-    # the checked facade: the search builds every position itself, legal by construction,
-    # and the facade's checks (a Deal, a replay of the play, the legal cards) cost several
-    # times the search of a small ending.  Tests compare these leaves with the facade's.
-    def card_scores(self, worlds: int) -> dict[int, dict[int, int]]:
-        """Per world: declarer's side's tricks from here for each legal card of the mover
-        (a Max seat), by card index, the trick in progress counted."""
-        strain, leader = int(self.strain), int(self.leader)
-
-        def solve(solver: Solver, w: int) -> dict[int, int]:
-            masks, trick = self._core_args(w)
-            scores = solver.card_scores_masks(masks, strain, leader, trick)
-            return {(code >> 4) * 13 + (code & 15) - 2: t for code, t in scores.items()}
+    def vectors(self, worlds: int, moves: Sequence[tuple[Card, ...]] | None,
+                cut: bool = True) -> list[int]:
+        """The leaves: for each move (or, with ``moves`` None, for the position itself),
+        the worlds in which the contract makes double dummy after it.  One null-window
+        search per world and move, through the core's batch entry, on solvers that keep
+        their tables for the whole search (what one world's leaves learn, its next leaves
+        use); answers are cached by position (another order of play reaches it again).
+        Moves are tried in turn, and (with ``cut``) once one makes in every world the rest
+        are not searched (their vectors are returned as 0: no front keeps them)."""
         ws = list(_bits(worlds))
-        return dict(zip(ws, self._map("cards", solve, ws)))
+        base = (self.played, tuple(c.index for _, c in self.trick), self.leader, self.won)
+        cache = self.leaf_cache
+        out = []
+        for g in (moves if moves is not None else [None]):
+            key = base + (-1 if g is None else g[0].index,)
+            todo = [w for w in ws if key + (w,) not in cache]
+            if todo:
+                makes = (self._makes_reference(todo, g) if self.reference_leaves
+                         else self._makes(todo, g))
+                if len(cache) + len(todo) > TT_ENTRIES:
+                    cache.clear()
+                for w, yes in zip(todo, makes):
+                    cache[key + (w,)] = yes
+                self.leaves += len(todo)
+                if self.progress is not None:
+                    self.progress(len(todo))
+            v = 0
+            for w in ws:
+                if cache[key + (w,)]:
+                    v |= 1 << w
+            out.append(v)
+            if cut and v == worlds and moves is not None and not self.plain:
+                out.extend([0] * (len(moves) - len(out)))
+                break
+        return out
+
+    def _makes(self, ws: list[int], move: tuple[Card, ...] | None) -> list[bool]:
+        """Whether the contract makes double dummy after ``move`` (None: from here) in each
+        world of ``ws``: one null-window search each, on the solvers' threads (world w
+        always on solver w % jobs, so that its leaves share one table)."""
+        played = bytes(c.suit * 16 + c.rank for _, c in self.trick)
+        if move is not None:
+            played += bytes((move[0].suit * 16 + move[0].rank,))
+        # North-South's tricks from the start of the trick: at least ``target`` means the
+        # contract makes (North-South declaring), or fails (East-West declaring).
+        ns_declarer = self.declarer.is_ns
+        target = (self.need - self.won if ns_declarer
+                  else self.left - (self.need - self.won) + 1)
+        strain, leader = int(self.strain), int(self.leader)
+        jobs = len(self._solvers)
+        parts = [[w for w in ws if w % jobs == j] for j in range(jobs)]
+
+        def run(j: int) -> bytes:
+            part = parts[j]
+            if not part:
+                return b""
+            deals = [self._core_masks(w) for w in part]
+            return self._solvers[j].reaches_many(
+                deals, strain, leader, [(i, played, target) for i in range(len(part))])
+        if self._executor is None:
+            results = [run(0)]
+        else:
+            results = list(self._executor.map(run, range(jobs)))
+        answer: dict[int, bool] = {}
+        for part, res in zip(parts, results):
+            answer.update((w, bool(yes) == ns_declarer) for w, yes in zip(part, res))
+        return [answer[w] for w in ws]
+
+    def _makes_reference(self, ws: list[int], move: tuple[Card, ...] | None) -> list[bool]:
+        """:meth:`_makes` as it was first done, the reference the tests and the benchmark
+        compare with: each world solved exactly, every card of the mover at once for a
+        move, on one solver whose table starts afresh for each world."""
+        solver = self._solvers[0]
+        strain, leader = int(self.strain), int(self.leader)
+        trick = bytes(c.suit * 16 + c.rank for _, c in self.trick)
+        out = []
+        for w in ws:
+            masks = self._core_masks(w)
+            if move is None:
+                ns = solver.solve_masks(masks, strain, leader, trick)
+                mine = ns if self.declarer.is_ns else self.left - ns
+            else:   # the mover is declarer's side: scores are its tricks
+                code = move[0].suit * 16 + move[0].rank
+                mine = solver.card_scores_masks(masks, strain, leader, trick)[code]
+            out.append(self.won + mine >= self.need)
+        return out
 
     def leaf(self, worlds: int) -> int:
         """The worlds in which the contract makes, double dummy from here."""
-        strain, leader = int(self.strain), int(self.leader)
+        return self.vectors(worlds, None)[0]
 
-        def solve(solver: Solver, w: int) -> int:
-            masks, trick = self._core_args(w)
-            ns = solver.solve_masks(masks, strain, leader, trick)
-            return ns if self.declarer.is_ns else self.left - ns
-        ws = list(_bits(worlds))
-        out = 0
-        for w, t in zip(ws, self._map("tricks", solve, ws)):
-            if self.won + t >= self.need:
-                out |= 1 << w
-        return out
-
-    def max_vectors(self, worlds: int, moves: list[tuple[Card, ...]]) -> list[int]:
-        """The M = 1 leaves of a Max node: for each move, the worlds where it makes."""
-        scores = self.card_scores(worlds)
-        vectors = []
-        for g in moves:
-            v = 0
-            for w, sc in scores.items():
-                if self.won + sc[g[0].index] >= self.need:
-                    v |= 1 << w
-            vectors.append(v)
-        return vectors
+    def max_vectors(self, worlds: int, moves: list[tuple[Card, ...]], cut: bool = True
+                    ) -> list[int]:
+        """The M = 1 leaves of a Max node: for each move, the worlds where it makes
+        (see :meth:`vectors` for ``cut``)."""
+        return self.vectors(worlds, moves, cut)
 
     # ---- αμ ----------------------------------------------------------------------------
     def search(self, worlds: int, depth: int, alpha: list[int] | None) -> list[int]:
@@ -440,7 +475,7 @@ def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declar
             need: int, declarer_won: int = 0, depth: int = DEFAULT_DEPTH, jobs: int = 1,
             tt_mb: int = DEFAULT_TT_MB,
             progress: Callable[[int], None] | None = None,
-            _plain: bool = False) -> AlphaMuResult:
+            _plain: bool = False, _reference_leaves: bool = False) -> AlphaMuResult:
     """Run αμ from the view's position over ``worlds``; see the module docstring.
 
     :param worlds: the worlds (:func:`cardgames.worlds.deal_worlds`), or deals with a
@@ -452,7 +487,10 @@ def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declar
     :param depth: M, declarer's side's moves searched with one strategy for all worlds.
     :param progress: called with the number of world solves just done.
     :param _plain: search without any of the optimisations (cuts, dropped worlds, the
-        table, equivalent cards): slower, the same answer; what the tests compare with.
+        table, equivalent cards), each leaf solved exactly from scratch: slower, the same
+        answer; what the tests compare with.
+    :param _reference_leaves: the optimised search on the leaves of ``_plain`` (what the
+        benchmark compares the batch leaves with).
     :raises ValueError: depth below 1, no worlds, or a defender to move.
     """
     if isinstance(worlds, Worlds):
@@ -472,7 +510,8 @@ def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declar
                          f"a defender (use PIMC for the defence)")
     jobs = check_jobs(jobs)
     won = declarer_won + view.tricks_won[decl & 1]
-    s = _Search(deals, view, decl, need, won, jobs, tt_mb, progress, _plain)
+    s = _Search(deals, view, decl, need, won, jobs, tt_mb, progress, _plain,
+                _reference_leaves)
     start = time.perf_counter()
     try:
         all_worlds = (1 << s.n) - 1
@@ -482,7 +521,7 @@ def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declar
             if s.won >= need or s.won + s.left < need:
                 fronts = [s.search(all_worlds, depth, None) for _ in moves]
             else:
-                fronts = [[v] for v in s.max_vectors(all_worlds, moves)]
+                fronts = [[v] for v in s.max_vectors(all_worlds, moves, cut=False)]
             s.nodes += 1
         else:
             fronts = []

@@ -25,7 +25,7 @@ threads, one solver each (the core releases the GIL while it searches).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
@@ -390,6 +390,26 @@ class Solver:
         a card code being ``suit * 16 + rank``."""
         _, scores = self._core.card_scores(masks, strain, leader, trick)
         return dict(scores)
+
+    def reaches_many(self, worlds: Sequence[tuple[int, ...]], strain: int, leader: int,
+                     asks: Sequence[tuple[int, bytes, int]], *, forget: bool = False) -> bytes:
+        """Single-target (null-window) searches over many deals at one point of the play,
+        the batch entry a single-dummy search takes its leaves from.
+
+        :param worlds: deals, each as 16 rank masks (:func:`deal_masks`), all holding the
+            same number of cards, ``leader`` to lead.
+        :param asks: ``(world, played, target)``: a world's index, the cards played from
+            that point (bytes, ``suit * 16 + rank``), and whether North-South take at
+            least ``target`` tricks from that point (tricks the played cards complete
+            counted).
+        :param forget: empty the table first.  Otherwise it is kept from call to call
+            (its entries hold for any deal), so later questions find what the earlier
+            ones learnt; the next ordinary question starts afresh.
+        :returns: one byte per ask, 1 for yes.
+        :raises ValueError: / :raises TypeError: for a bad deal, play, index or target
+            (everything is checked before the first search).
+        """
+        return self._core.reaches_many(list(worlds), strain, leader, list(asks), forget)
 
     def clear(self) -> None:
         """Empty the transposition table (it is also emptied whenever the deal changes)."""

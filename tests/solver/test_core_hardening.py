@@ -29,8 +29,8 @@ MASKS = tuple(m for hand in DEAL.hands for m in hand.masks)  # type: ignore[unio
 # One the search takes seconds over (a board of DDS's largest.txt).
 HARD = "N:AT65.96.K63.AT32 K87.KT853..KJ965 J3.AJ742.QT754.8 Q942.Q.AJ982.Q74"
 
-ALL_METHODS = ("solve", "reaches", "play_trace", "card_scores", "quick_tricks", "dd_table",
-               "dd_strain")
+ALL_METHODS = ("solve", "reaches", "reaches_many", "play_trace", "card_scores",
+               "quick_tricks", "dd_table", "dd_strain")
 
 
 def call(core: Core, method: str, hands, trump=4, leader=0, played=b"") -> object:
@@ -41,6 +41,8 @@ def call(core: Core, method: str, hands, trump=4, leader=0, played=b"") -> objec
         return core.dd_strain(hands, trump)
     if method == "quick_tricks":
         return core.quick_tricks(hands, trump, leader)
+    if method == "reaches_many":
+        return core.reaches_many([hands], trump, leader, [(0, played, 7)])
     return getattr(core, method)(hands, trump, leader, played)
 
 
@@ -89,8 +91,8 @@ def test_rejects_wrong_types(core, method):
             call(core, method, hands)
 
 
-@pytest.mark.parametrize("method", ["solve", "reaches", "play_trace", "card_scores",
-                                    "quick_tricks"])
+@pytest.mark.parametrize("method", ["solve", "reaches", "reaches_many", "play_trace",
+                                    "card_scores", "quick_tricks"])
 def test_rejects_bad_trump_and_leader(core, method):
     for trump, leader in ((5, 0), (-1, 0), (0, 4), (0, -1), (1 << 40, 0), (0, 1 << 70)):
         with pytest.raises(ValueError, match="trump|leader"):
@@ -119,7 +121,8 @@ def card(text: str) -> int:
     return "SHDC".index(text[0]) * 16 + "..23456789TJQKA".index(text[1])
 
 
-@pytest.mark.parametrize("method", ["solve", "reaches", "play_trace", "card_scores"])
+@pytest.mark.parametrize("method", ["solve", "reaches", "reaches_many", "play_trace",
+                                    "card_scores"])
 def test_rejects_illegal_played_cards(core, method):
     west_leads = 3
     cases = {
@@ -162,7 +165,8 @@ _FUZZ = textwrap.dedent('''
     rng = random.Random(int(sys.argv[1]))
     core = Core(2)
     full = [1 << r for r in range(2, 15)]
-    methods = ("solve", "reaches", "play_trace", "card_scores", "quick_tricks", "dd_strain")
+    methods = ("solve", "reaches", "reaches_many", "play_trace", "card_scores",
+               "quick_tricks", "dd_strain")
     seen = {"ok": 0, "ValueError": 0}
     for _ in range(int(sys.argv[2])):
         n = rng.randint(0, 3)      # small endings: a legal case is solved quickly
@@ -185,6 +189,9 @@ _FUZZ = textwrap.dedent('''
                 core.dd_strain(tuple(hands), trump)
             elif method == "quick_tricks":
                 core.quick_tricks(tuple(hands), trump, leader)
+            elif method == "reaches_many":
+                core.reaches_many([tuple(hands)], trump, leader,
+                                  [(0, played, rng.randint(0, 13))])
             else:
                 getattr(core, method)(tuple(hands), trump, leader, played)
             seen["ok"] += 1
@@ -207,7 +214,8 @@ def test_random_hostile_arguments_never_crash():
 @settings(max_examples=300, deadline=None)
 @given(hands=st.lists(st.integers(-1, 0x1FFFF), min_size=16, max_size=16),
        played=st.binary(max_size=8), trump=st.integers(-1, 5), leader=st.integers(-1, 4),
-       method=st.sampled_from(["solve", "reaches", "play_trace", "card_scores"]))
+       method=st.sampled_from(["solve", "reaches", "reaches_many", "play_trace",
+                               "card_scores"]))
 def test_hypothesis_masks_are_refused_or_solved(core, hands, played, trump, leader, method):
     """Arbitrary masks almost never make a deal: what is refused is refused with
     ValueError.  (In-process: the child-process test above guards against crashes; this
