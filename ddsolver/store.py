@@ -30,6 +30,19 @@ Schema (version 1, kept in ``PRAGMA user_version``)::
 ``ddsolver play --db`` keeps its traces in ``play_traces``: a trace depends on the deal, the
 trump strain, the opening leader and the cards played, and on nothing else.
 
+``ddsolver duel --db`` keeps each deal it has played out, once per declarer, in
+``duel_plays``::
+
+    duel_plays(deal TEXT,                        -- the deal and contract, "N:... 3NTS"
+               settings TEXT,                    -- what else decides the play: the seed,
+                                                 --   worlds, the defence, the system
+               method TEXT,                      -- the declarer's: "alphamu:2", "pimc"
+               play TEXT,                        -- JSON: the cards, tricks, score, timing
+               played_at REAL,
+               PRIMARY KEY (deal, settings, method))
+
+(a table added within schema 1: a store without it gets it when opened.)
+
 A file written by a later schema is refused rather than guessed at; an earlier one would
 be upgraded in :meth:`ResultStore._upgrade` (there is none yet).
 
@@ -55,7 +68,7 @@ from cardgames.hands import Deal
 from .solver import DDTable
 
 __all__ = ["ResultStore", "StoreError", "StoreInUseError", "SCHEMA_VERSION", "deal_key",
-           "TraceKey"]
+           "TraceKey", "PlayKey"]
 
 #: The schema this module writes, stored in ``PRAGMA user_version``.
 SCHEMA_VERSION = 1
@@ -87,7 +100,18 @@ CREATE TABLE IF NOT EXISTS play_traces (
     solved_at REAL NOT NULL,
     PRIMARY KEY (deal, strain, leader, played)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS duel_plays (
+    deal TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    method TEXT NOT NULL,
+    play TEXT NOT NULL,
+    played_at REAL NOT NULL,
+    PRIMARY KEY (deal, settings, method)
+) WITHOUT ROWID;
 """
+
+#: The key of a played deal: (deal and contract, settings, declarer's method).
+PlayKey = tuple[str, str, str]
 
 #: The key of a play trace: (deal key, strain letter, leader letter, cards "SA H2 ...").
 TraceKey = tuple[str, str, str, str]
@@ -210,8 +234,8 @@ class ResultStore:
         elif version < SCHEMA_VERSION:
             self._upgrade(version)
         else:
-            # Stores written before play_traces joined schema 1 (during its development)
-            # lack that table; creating it is harmless everywhere else.
+            # Stores written before play_traces and duel_plays joined schema 1 lack those
+            # tables; creating them is harmless everywhere else.
             with db:
                 db.executescript(_SCHEMA)
 
@@ -277,9 +301,35 @@ class ResultStore:
         self._uncommitted += 1
         self.maybe_commit()
 
+    # ---- played deals (ddsolver duel) ---------------------------------------------
+    def plays(self, keys: Iterable[PlayKey]) -> dict[PlayKey, str]:
+        """The stored plays (their JSON text) of these keys (absent keys left out)."""
+        found: dict[PlayKey, str] = {}
+        for key in dict.fromkeys(keys):
+            try:
+                row = self._db.execute(
+                    "SELECT play FROM duel_plays WHERE deal=? AND settings=? AND method=?",
+                    key).fetchone()
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot read {self.path}: {err}") from None
+            if row is not None:
+                found[key] = row[0]
+        return found
+
+    def put_play(self, key: PlayKey, play: str) -> None:
+        """Store a played deal's JSON (committed as :meth:`put_table` commits)."""
+        try:
+            self._db.execute("INSERT OR REPLACE INTO duel_plays VALUES (?, ?, ?, ?, ?)",
+                             (*key, play, time.time()))
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot write to {self.path}: {err}") from None
+        self.added += 1
+        self._uncommitted += 1
+        self.maybe_commit()
+
     def count(self, kind: str = "tables") -> int:
-        """Rows of one kind: ``"tables"`` or ``"traces"``."""
-        table = {"tables": "dd_tables", "traces": "play_traces"}[kind]
+        """Rows of one kind: ``"tables"``, ``"traces"`` or ``"plays"``."""
+        table = {"tables": "dd_tables", "traces": "play_traces", "plays": "duel_plays"}[kind]
         return self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
 
     def maybe_commit(self) -> None:

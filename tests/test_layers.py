@@ -42,9 +42,9 @@ FLOORS = {
     "ddsolver.solver": 1,
     "ddsolver.cluster": 2, "ddsolver.pool": 2,
     "ddsolver.stats": 3, "ddsolver.par": 3, "ddsolver.analysis": 3, "ddsolver.lead_chunks": 3,
-    "ddsolver.leads": 3, "ddsolver.alphamu": 3, "ddsolver.advise": 3,
+    "ddsolver.leads": 3, "ddsolver.alphamu": 3, "ddsolver.advise": 3, "ddsolver.duel": 3,
     "ddsolver.store": 4, "ddsolver.boards": 4, "ddsolver.batch": 4,
-    "ddsolver.board_leads": 4, "ddsolver.board_advice": 4,
+    "ddsolver.board_leads": 4, "ddsolver.board_advice": 4, "ddsolver.board_duel": 4,
     "ddsolver.formats": 5,
     "ddsolver.cli": 6, "ddsolver._launch": 6, "ddsolver.__main__": 6, "ddsolver": 6,
 }

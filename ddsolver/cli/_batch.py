@@ -54,7 +54,8 @@ from ._common import (
 __all__ = ["Batch", "add_batch_options", "summary_line", "interrupted_message"]
 
 #: What a batch command keeps in the store, as its messages name it.
-_NOUNS = {"tables": ("table", "tables"), "traces": ("play analysis", "play analyses")}
+_NOUNS = {"tables": ("table", "tables"), "traces": ("play analysis", "play analyses"),
+          "plays": ("played deal", "played deals")}
 
 
 class Outcome(Protocol):
