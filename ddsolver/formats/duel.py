@@ -157,8 +157,8 @@ def played_games(r: DuelResult, settings: Mapping[str, Any], number: int) -> lis
         game.set_tag("Site", d.label)
         game.set_tag("Board", str(d.board if d.board is not None else number))
         for seat in ("West", "North", "East", "South"):
-            who = (names.get(play.method, play.method) if seat[0] in (d.declarer.letter, d.declarer.partner.letter)
-                   else settings["defence"])
+            declaring = seat[0] in (d.declarer.letter, d.declarer.partner.letter)
+            who = names.get(play.method, play.method) if declaring else settings["defence"]
             game.set_tag(seat, who)
         game.set_tag("Dealer", d.declarer.letter)
         game.set_tag("Vulnerable", str(d.vulnerability))
