@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cardgames.cards import Card, Seat
+from cardgames.cards import Card, Seat, runs
 from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, SamplingError
 from cardgames.hands import Deal, Hand
@@ -282,7 +282,6 @@ class _Decisions:
     def __init__(self, deal: DuelDeal, defence: Method, seed: int, jobs: int, tt_mb: int,
                  solver: Solver):
         self.deal = deal
-        self.defence = defence
         self.seed = seed
         self.jobs = jobs
         self.tt_mb = tt_mb
@@ -292,7 +291,7 @@ class _Decisions:
     def choose(self, seat: Seat, played: tuple[Card, ...], legal: list[Card],
                method: Method) -> tuple[Card, float, bool, bool]:
         """(card, seconds, searched, relaxed) for ``seat`` to play after ``played``."""
-        if len(_groups(self.deal, played, legal)) == 1:
+        if len(_groups(played, legal)) == 1:
             return _lowest(legal), 0.0, False, False
         key = (seat, method, played)
         hit = self.cache.get(key)
@@ -330,20 +329,13 @@ class _Decisions:
                              among=[c for row in tied for c in row.cards]), relaxed
 
 
-def _groups(deal: DuelDeal, played: tuple[Card, ...], legal: list[Card]) -> list[list[Card]]:
+def _groups(played: tuple[Card, ...], legal: list[Card]) -> list[tuple[Card, ...]]:
     """The legal cards split into runs with nothing between them still in play (cards
-    played to earlier tricks, or held by the mover, count as gone); equivalent for the
+    played to earlier tricks, or held by the mover, count as gone): equivalent for the
     mover whatever he sees."""
     done = len(played) - len(played) % 4
     gone = set(played[:done]) | set(legal)
-    out: list[list[Card]] = []
-    for c in sorted(legal, key=lambda c: (c.suit, -c.rank)):
-        if out and out[-1][-1].suit == c.suit and all(
-                Card(c.suit, r) in gone for r in range(c.rank + 1, out[-1][-1].rank)):
-            out[-1].append(c)
-        else:
-            out.append([c])
-    return out
+    return runs(legal, gone.__contains__)
 
 
 def play_deal(deal: DuelDeal, declarer: Method, defence: Method, *, seed: int,
