@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cardgames.cards import Card, Seat, runs
+from cardgames.cards import Card, Seat, SeatLike, runs
 from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, SamplingError
 from cardgames.hands import Deal, Hand
@@ -148,6 +148,12 @@ class DuelDeal:
         assert self.contract.declarer is not None
         return self.contract.declarer
 
+    def hand(self, seat: Seat) -> Hand:
+        """``seat``'s hand (the deal is complete)."""
+        h = self.deal[seat]
+        assert h is not None
+        return h
+
     @property
     def key(self) -> str:
         """What identifies the deal's question: the deal, the contract and its declarer."""
@@ -228,27 +234,34 @@ def decision_seed(seed: int, deal: DuelDeal, seat: Seat, played: Sequence[Card])
     return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> 1)
 
 
+#: The random completions a decision deals before it drops the auction's constraints: when
+#: fewer than one in 500 meet them (none, once the play has shown a hand outside them), the
+#: play has all but refuted the reading, and dealing on would cost a minute a decision.
+RELAX_ATTEMPTS = 10_000
+
+
 def _view(deal: DuelDeal, seat: Seat, played: Sequence[Card], relax: bool) -> View:
     """``seat``'s view (declarer's for dummy): his hand, dummy's once the lead is faced,
     the play, and the auction's constraints on the hands he cannot see."""
     decl = deal.declarer
     me = decl if seat == decl.partner else seat
-    hands = {me: deal.deal[me]}
+    hands: dict[SeatLike, Hand | str | Iterable[Card | str]] = {me: deal.hand(me)}
     if played:
-        hands[decl.partner] = deal.deal[decl.partner]
-    constraints = {} if relax else {s: c for s, c in deal.constraints.items()
-                                    if s not in hands}
+        hands[decl.partner] = deal.hand(decl.partner)
+    constraints: dict[SeatLike, Constraint | str] = {} if relax else {
+        s: c for s, c in deal.constraints.items() if s not in hands}
     return View.make(me, hands, deal.contract.strain, decl.lho, list(played), constraints)
 
 
 def _worlds(deal: DuelDeal, seat: Seat, played: Sequence[Card], method: Method,
             seed: int) -> tuple[Worlds, bool]:
     """The worlds of a decision, and whether the auction's constraints had to be dropped
-    (the play has shown a hand outside them: no world meets them any more)."""
+    (the play has shown a hand outside them, or all but: see ``RELAX_ATTEMPTS``)."""
     s = decision_seed(seed, deal, seat, played)
     try:
         return deal_worlds(_view(deal, seat, played, False), samples=method.worlds, seed=s,
-                           limit=method.worlds), False
+                           limit=method.worlds,
+                           max_attempts=max(RELAX_ATTEMPTS, 500 * method.worlds)), False
     except SamplingError:
         if not deal.constraints:
             raise

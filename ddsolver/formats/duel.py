@@ -11,8 +11,8 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Mapping
-from typing import Any, TextIO
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, TextIO
 
 from cardgames import pbn
 from cardgames.pbn.game import play_section
@@ -142,7 +142,16 @@ class CsvWriter:
         pass
 
 
-WRITERS = {"text": TextWriter, "json": JsonWriter, "csv": CsvWriter}
+class Writer(Protocol):
+    """What the CLI asks of a report writer: the settings, each deal, the summary."""
+
+    def begin(self, settings: Mapping[str, Any]) -> None: ...
+    def write(self, r: DuelResult) -> None: ...
+    def end(self, summary: DuelSummary) -> None: ...
+
+
+WRITERS: dict[str, Callable[[TextIO], Writer]] = {
+    "text": TextWriter, "json": JsonWriter, "csv": CsvWriter}
 
 
 def played_games(r: DuelResult, settings: Mapping[str, Any], number: int) -> list[pbn.Game]:
