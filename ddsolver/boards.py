@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from cardgames import pbn
+from cardgames import lin, pbn
 from cardgames.cards import Seat
 from cardgames.errors import CardgamesError, PBNError
 from cardgames.facts import BoardFacts
@@ -213,7 +213,8 @@ class Inputs:
 
             # validate=False: each command checks only the tags it needs, so a malformed
             # Auction does not cost a board its table.
-            with pbn.load_path(path, strict=False, validate=False, on_error=on_error) as reader:
+            with lin.open_games(path, strict=False, validate=False,
+                                on_error=on_error) as reader:
                 games = iter(reader)
                 while True:
                     game = next(games, None)

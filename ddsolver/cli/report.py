@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from cardgames import pbn
+from cardgames import lin
 
 from ..batch import Solved, board_par, solve_boards
 from ..boards import Inputs
@@ -66,7 +66,7 @@ def _title(args: argparse.Namespace) -> str:
         return args.title
     # The Event of the first game that names one, else the file names.
     for path in args.files:
-        with pbn.load_path(path, strict=False, validate=False) as reader:
+        with lin.open_games(path, strict=False, validate=False) as reader:
             for game in reader:
                 event = game.tag("Event")
                 if event and event not in ("?", "#"):

@@ -208,7 +208,8 @@ class PbnWriter(TableWriter):
     line ends (CRLF, LF, mixed), encoding (a Latin-1 file stays Latin-1), escapes, ``#``
     values, comments, ``%`` lines, empty lines.  A game that cannot be solved, or does not
     read at all, is written back exactly as it was (both are reported, as they are with
-    every format).  Writes bytes: ``out`` is a binary stream."""
+    every format).  A LIN file's boards come out as PBN games, with the same tags added.
+    Writes bytes: ``out`` is a binary stream."""
 
     keeps_unsolvable = True
     binary = True
@@ -216,6 +217,7 @@ class PbnWriter(TableWriter):
 
     def begin(self) -> None:
         self.file: int | None = None  # the input file whose games are being written
+        self.converted: set[int | None] = set()  # LIN files whose PBN header is written
 
     def _through(self, file: int) -> None:
         """Finish the files before ``file`` (the one being written and any without a game:
@@ -240,6 +242,16 @@ class PbnWriter(TableWriter):
                          pbn.Tag("ParContract", par_contract_tag(par))]
             tags.append(pbn.Tag("OptimumResultTable", RESULT_TABLE_HEADER,
                                 tuple(result_table_lines(table))))
+        if game.original is None:
+            # Read from a LIN file: nothing to give back byte for byte, so the board is
+            # written as a PBN game (the file's first one after the PBN header).
+            if self.file not in self.converted:
+                self.converted.add(self.file)
+                self.out.write(b"% PBN 2.1\n% EXPORT\n")
+            for tag in tags:
+                game.set_section(tag.name, tag.value, tag.section)
+            self.out.write((game.to_pbn() + "\n\n").encode("utf-8"))
+            return
         self.out.write(pbn.write_back(game, tags))
 
     def end(self) -> None:

@@ -1,29 +1,60 @@
 """The real LIN files of ``../shared/reallin`` (BBO hand records, vugraph archives, robot
-matches): ddsolver does not read LIN yet (issue 35), so every file must be *reported*,
-each record where it stands (``FILE:LINE``) and named as LIN, with no traceback and no
-board silently taken for something else.
+matches), read by the commands as PBN files are: every board solved by ``ddsolver table``
+and its play analysed by ``ddsolver play``, with no error; and the PBN reader itself,
+given one, names it as LIN at its line (so that a program calling it directly is told
+what it holds).
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 from ddsfiles import real_lin_files
 
-from cardgames import pbn
+from cardgames import lin, pbn
 
 
-def test_every_real_lin_file_is_reported_with_its_place(run_cli):
+def test_every_real_lin_file_is_solved_and_its_play_analysed(run_cli):
     files = real_lin_files()
     assert len(files) >= 20
+    boards = 0
     for path in files:
-        status, out, err = run_cli("table", path, "--quiet")
-        assert status == 1, path
-        assert out == "" and "Traceback" not in err, path
-        lines = err.splitlines()
-        assert lines, path
-        for line in lines:
-            assert re.match(rf"{re.escape(str(path))}:\d+: a LIN record", line), line
+        deals = len(re.findall(r"md\|", path.read_bytes().decode("latin-1")))
+        status, out, err = run_cli("table", path, "--quiet", "--format", "json")
+        assert (status, err) == (0, ""), (path, err)
+        tables = json.loads(out)
+        assert len(tables) == deals, path
+        boards += len(tables)
+        status, out, err = run_cli("play", path, "--quiet", "--format", "json")
+        assert (status, err) == (0, ""), (path, err)
+        analysed = json.loads(out)
+        played = [g for g in lin.load_path(path) if g.play]
+        assert len(analysed) == len(played), path
+        for a, g in zip(analysed, played):
+            # The play analysed is the record's, to its claim or where it stops.
+            assert [c["card"] for c in a["cards"]] == [str(c) for c in g.play]
+            assert a["result_tag"] == (None if g.tag("Result") is None
+                                       else int(g.tag("Result")))
+    assert boards == 153
+
+
+def test_a_lin_file_given_back_as_pbn_with_its_tables(run_cli, tmp_path):
+    # The vugraph archive: both rooms of each board, comments and alerts, as PBN games
+    # with the double-dummy tags, which read back to the same boards and tables.
+    path = next(p for p in real_lin_files() if p.name == "test_vugraph.lin")
+    out = tmp_path / "vugraph.pbn"
+    status, _, err = run_cli("table", path, "--quiet", "--format", "pbn", "-o", out)
+    assert (status, err) == (0, "")
+    again = list(pbn.load_path(out))
+    original = list(lin.load_path(path))
+    assert [(g.board, g.tag("Room"), g.deal, g.auction, g.play, g.tag("Result"))
+            for g in again] == [(g.board, g.tag("Room"), g.deal, g.auction, g.play,
+                                 g.tag("Result")) for g in original]
+    assert all(g.tag("OptimumResultTable") for g in again)
+    status, first, _ = run_cli("table", path, "--quiet", "--format", "json")
+    status, second, _ = run_cli("table", out, "--quiet", "--format", "json")
+    assert [t["dd"] for t in json.loads(first)] == [t["dd"] for t in json.loads(second)]
 
 
 def test_every_lin_record_is_an_error_of_the_reader_not_a_game():

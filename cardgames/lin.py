@@ -1,0 +1,635 @@
+"""LIN files, Bridge Base Online's format, read as PBN games.
+
+A LIN record is a run of ``key|value|`` pairs: ``pn|`` the players (South, West, North,
+East), ``md|`` the deal (the dealer's digit, 1 South to 4 East, then the hands from South
+clockwise; the fourth may be left out), ``sv|`` the vulnerability, ``mb|`` a call (``!``
+marks an alert) with ``an|`` its explanation, ``pc|`` a card played, ``mc|`` a claim
+(declarer's tricks in all), ``pg|`` a page break, ``nt|`` a comment.  BBO's hand records
+put a board on a line; its vugraph archives open with ``vg|`` (the event, the teams) and
+``pn|`` (both rooms' players), and start each board with ``qx|o12|`` or ``qx|c12|`` (open or
+closed room, board 12).  Hand-viewer links (``...handviewer.html?lin=pn|...``) hold a
+record too, URL-encoded.
+
+The files real programs write differ (see ``../shared/reallin/README.md`` in the project's
+checkout): three or four hands, with or without a trailing comma; cards in any order and
+case; ``sv|`` as ``o``, ``0``, ``-``, ``n``, ``e``, ``b`` in either case; line breaks inside
+values; ``%`` comment lines; claims mid-trick; play that stops; empty names.  The reader
+takes them all.
+
+Each board becomes a :class:`cardgames.pbn.Game` with the PBN tags that say the same
+(``Event``, ``Board``, ``Room``, the players, ``Dealer``, ``Vulnerable``, ``Deal``,
+``Declarer``, ``Contract``, ``Result``, the ``Auction`` with a ``Note`` per alert, the
+``Play``), so everything that reads PBN games reads LIN: a claim gives the ``Result`` and
+ends the play; the comments (``nt|``) are kept as the game's comments.  ``game.line`` is the
+file line where the board's record starts, and errors name the file, line and column of
+the value at fault.  Keys a board does not need (``st``, ``rh``, ``ah``, ``sa``, ``rs``, ...)
+are passed over.
+
+>>> [g.board for g in loads("qx|o3|md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|sv|o|")]
+[3]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from os import PathLike
+from urllib.parse import unquote_plus
+
+from .auction import Auction
+from .cards import Card, Rank, Seat, Suit
+from .errors import CardgamesError, PBNError
+from .hands import Deal, Hand
+from .pbn.game import Game, Tag, play_section
+from .pbn.lines import LazyFile
+from .pbn.reader import PBNReader
+
+__all__ = ["LINError", "LINReader", "load", "loads", "load_path", "looks_like_lin",
+           "open_games"]
+
+#: The longest value the reader takes (a comment, a deal): longer is not a LIN file.
+MAX_VALUE = 1 << 16
+
+_KEY = re.compile(r"[A-Za-z]{2}")
+#: Where a record starts in a hand-viewer link.
+_URL_LIN = re.compile(r"[?&]lin=", re.IGNORECASE)
+#: LIN's seats in its own order: the ``md|`` dealer digit 1-4 and the order of ``pn|``.
+_LIN_SEATS = (Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST)
+_VULNERABLE = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b": "All"}
+_CALL = re.compile(r"([1-7])([CDHSN])T?|P(?:ASS)?|D(?:BL)?|X|R(?:DBL)?|XX", re.IGNORECASE)
+_BOARD_IN_TEXT = re.compile(r"(?:board\s*)?(\d{1,6})\s*$", re.IGNORECASE)
+_ROOM = re.compile(r"([oc])\s*(\d{1,6})?", re.IGNORECASE)
+
+
+class LINError(PBNError):
+    """A LIN file is malformed: ``FILE:LINE: reason`` (the reason names the column and
+    the value at fault).  A :class:`~cardgames.errors.PBNError`, so that whatever reports
+    a bad board of a PBN file reports one of a LIN file the same way."""
+
+
+def looks_like_lin(head: str) -> bool:
+    """Whether text (the start of a file) is LIN rather than PBN: after empty and ``%``
+    lines, a two-letter key and a bar (``pn|``, ``qx|``, ``vg|``, ``md|``), or a hand-viewer
+    link with ``lin=``."""
+    for line in head.lstrip("\ufeff").splitlines():
+        text = line.strip()
+        if not text or text.startswith("%"):
+            continue
+        return bool(re.match(r"[A-Za-z]{2}\|", text)) or bool(
+            _URL_LIN.search(text) and "|" in unquote_plus(text))
+    return False
+
+
+# ---- pairs -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Pair:
+    key: str      # lower case
+    value: str
+    line: int
+    column: int
+
+
+def _pairs(lines: Iterable[str], source: str | None) -> Iterator[_Pair | LINError]:
+    """The ``key|value|`` pairs of the text, each with the line and column of its key;
+    a :class:`LINError` in the stream for text that is not a pair (the reader goes on
+    after it, at the next line).  A value may run over lines; ``%`` lines (between
+    pairs) are comments; a hand-viewer link is read from its ``lin=``."""
+    key: str | None = None
+    value: list[str] = []
+    size = 0
+    at = (0, 0)
+    for number, raw in enumerate(lines, 1):
+        line = raw.rstrip("\r\n")
+        if number == 1:
+            line = line.lstrip("\ufeff")
+        i = 0
+        if key is None:
+            stripped = line.strip()
+            if not stripped or stripped.startswith("%"):
+                continue
+            m = _URL_LIN.search(line)
+            if m is not None and "|" not in line[:m.start()]:
+                line = unquote_plus(line[m.end():].split("&", 1)[0].split("#", 1)[0])
+        n = len(line)
+        while i < n:
+            if key is None:
+                while i < n and line[i] in " \t":
+                    i += 1
+                if i >= n:
+                    break
+                bar = line.find("|", i)
+                word = line[i:bar] if bar >= 0 else line[i:]
+                if bar < 0 or not _KEY.fullmatch(word):
+                    shown = word if len(word) <= 20 else word[:20] + "..."
+                    yield LINError(f"column {i + 1}: {shown!r} is not a LIN key (two "
+                                   "letters and a bar, as pn| or md|)", line=number,
+                                   source=source)
+                    break
+                key, at, value, size = word.lower(), (number, i + 1), [], 0
+                i = bar + 1
+            bar = line.find("|", i)
+            if bar < 0:
+                value.append(line[i:])
+                size += n - i
+                break
+            value.append(line[i:bar])
+            yield _Pair(key, "".join(value), *at)
+            key = None
+            i = bar + 1
+        if key is not None:
+            value.append("\n")
+            size += 1
+            if size > MAX_VALUE:
+                yield LINError(f"column {at[1]}: the value of {key}| runs past "
+                               f"{MAX_VALUE:,} characters with no closing bar: not a LIN "
+                               "file", line=at[0], source=source)
+                key = None
+    if key is not None:
+        # The last value of a file may lack its bar.
+        yield _Pair(key, "".join(value).rstrip("\n"), *at)
+
+
+# ---- boards ------------------------------------------------------------------------------
+
+@dataclass
+class _Board:
+    line: int = 0
+    players: list[str] | None = None
+    room: str | None = None
+    number: int | None = None
+    deal: _Pair | None = None
+    vulnerable: _Pair | None = None
+    calls: list[tuple[_Pair, str | None]] = field(default_factory=list)
+    cards: list[_Pair] = field(default_factory=list)
+    claim: _Pair | None = None
+    comments: list[str] = field(default_factory=list)
+    heading: str | None = None     # ah|Board 3|
+    started: bool = False          # a key that belongs to a board was seen
+
+
+class _Header:
+    """What a vugraph archive says once for all its boards: the event and both rooms'
+    players."""
+
+    def __init__(self) -> None:
+        self.event: str | None = None
+        self.players: list[str] | None = None
+
+
+def _hand(text: str, where: _Pair, source: str | None) -> Hand | None:
+    """One hand of ``md|``: suit letters each followed by ranks (any order, any case, 10
+    or T); None for an empty hand (left out)."""
+    body = text.strip()
+    if not body:
+        return None
+    cards: list[Card] = []
+    suit: Suit | None = None
+    i = 0
+    while i < len(body):
+        ch = body[i].upper()
+        if ch in "SHDC":
+            suit = Suit.parse(ch)
+        elif ch == " ":
+            pass
+        elif suit is None:
+            raise _error(where, f"hand {text!r}: {body[i]!r} before any suit letter", source)
+        else:
+            if body.startswith("10", i):
+                ch, i = "T", i + 1
+            try:
+                cards.append(Card(suit, Rank.parse(ch)))
+            except CardgamesError:
+                raise _error(where, f"hand {text!r}: {body[i]!r} is not a rank", source
+                             ) from None
+        i += 1
+    if len(set(cards)) != len(cards):
+        raise _error(where, f"hand {text!r} holds a card twice", source)
+    return Hand.from_cards(cards)
+
+
+def _error(pair: _Pair, reason: str, source: str | None) -> LINError:
+    return LINError(f"column {pair.column}: {pair.key}|{_short(pair.value)}|: {reason}",
+                    line=pair.line, source=source)
+
+
+def _flat(value: str) -> str:
+    """A value on one line: a line break inside it (some writers break lines anywhere)
+    stands for nothing more than a space."""
+    return " ".join(value.split()) if ("\n" in value or "\r" in value) else value.strip()
+
+
+def _short(value: str) -> str:
+    value = value.replace("\n", " ")
+    return value if len(value) <= 40 else value[:40] + "..."
+
+
+def _deal(pair: _Pair, source: str | None) -> tuple[Seat | None, Deal]:
+    text = pair.value.strip()
+    dealer = None
+    if text[:1].isdigit():
+        if text[0] not in "1234":
+            raise _error(pair, f"the dealer is 1 (South) to 4 (East), not {text[0]}", source)
+        dealer = _LIN_SEATS[int(text[0]) - 1]
+        text = text[1:]
+    parts = text.split(",")
+    if len(parts) > 4:
+        if any(p.strip() for p in parts[4:]):
+            raise _error(pair, f"{len(parts)} hands: a deal has four", source)
+        parts = parts[:4]
+    hands: list[Hand | None] = [None] * 4
+    for k, part in enumerate(parts):
+        hands[_LIN_SEATS[k]] = _hand(part, pair, source)
+    known = [h for h in hands if h is not None]
+    if any(len(h) != 13 for h in known) and len(known) == 4:
+        raise _error(pair, "a hand of the deal does not hold 13 cards", source)
+    if len(known) == 3 and all(len(h) == 13 for h in known):
+        # The fourth hand is the rest of the pack.
+        taken = {c for h in known for c in h}
+        missing = next(s for s in Seat if hands[s] is None)
+        hands[missing] = Hand.from_cards(c for c in map(Card.from_index, range(52))
+                                         if c not in taken)
+    try:
+        return dealer, Deal(tuple(hands))
+    except CardgamesError as err:
+        raise _error(pair, str(err), source) from None
+
+
+def _call(pair: _Pair, source: str | None) -> tuple[str, bool]:
+    """A ``mb|`` value as PBN writes the call, and whether it is alerted."""
+    text = pair.value.strip()
+    alerted = text.endswith("!")
+    word = text.rstrip("!").strip()
+    m = _CALL.fullmatch(word)
+    if m is None:
+        raise _error(pair, "not a call (p, d, r, 1C to 7N, ! for an alert)", source)
+    if m.group(1):
+        strain = "NT" if m.group(2).upper() == "N" else m.group(2).upper()
+        return m.group(1) + strain, alerted
+    first = word[0].upper()
+    return {"P": "Pass", "D": "X", "X": "X" if len(word) == 1 else "XX", "R": "XX"}[first], \
+        alerted
+
+
+def _card(pair: _Pair, source: str | None) -> Card:
+    text = pair.value.strip().replace("10", "T")
+    try:
+        return Card.parse(text.upper())
+    except CardgamesError:
+        raise _error(pair, "not a card (a suit letter and a rank, as SA or hT)",
+                     source) from None
+
+
+def _game(board: _Board, header: _Header, source: str | None) -> Game:
+    """The board as a PBN game."""
+    tags: list[Tag] = []
+    if header.event:
+        tags.append(Tag("Event", _flat(header.event)))
+    number = board.number
+    if number is None and board.heading:
+        m = _BOARD_IN_TEXT.search(board.heading)
+        number = int(m.group(1)) if m else None
+    if number is not None:
+        tags.append(Tag("Board", str(number)))
+    if board.room is not None:
+        tags.append(Tag("Room", "Open" if board.room == "o" else "Closed"))
+    players = board.players
+    if players is None and header.players is not None:
+        offset = 4 if board.room == "c" and len(header.players) >= 8 else 0
+        players = header.players[offset:offset + 4]
+    if players:
+        named = dict(zip(_LIN_SEATS, players))
+        for seat in (Seat.WEST, Seat.NORTH, Seat.EAST, Seat.SOUTH):
+            name = _flat(named.get(seat, ""))
+            if name and name != "-":
+                tags.append(Tag(seat.name.title(), name))
+    dealer: Seat | None = None
+    deal: Deal | None = None
+    if board.deal is not None:
+        dealer, deal = _deal(board.deal, source)
+    if dealer is None and number is not None:
+        dealer = Seat.NORTH.next(number - 1)
+    if dealer is not None:
+        tags.append(Tag("Dealer", dealer.letter))
+    if board.vulnerable is not None:
+        v = board.vulnerable.value.strip().lower()
+        if v not in _VULNERABLE:
+            raise _error(board.vulnerable, "vulnerability is o, n, e or b (0 or - for none)",
+                         source)
+        tags.append(Tag("Vulnerable", _VULNERABLE[v]))
+    if deal is not None:
+        tags.append(Tag("Deal", deal.to_pbn(dealer or Seat.NORTH)))
+    calls: list[str] = []
+    notes: list[str] = []
+    for pair, explanation in board.calls:
+        call, alerted = _call(pair, source)
+        if alerted or explanation is not None:
+            text = _flat(explanation or "") or "alerted"
+            notes.append(text)
+            call += f" ={len(notes)}="
+        calls.append(call)
+    strain_seat: tuple[str, Seat | None] | None = None
+    if calls:
+        if dealer is None:
+            raise _error(board.calls[0][0], "an auction without a dealer (md| gives none "
+                         "and the board has no number)", source)
+        try:
+            auction = Auction.parse(" ".join(c.split(" =")[0] for c in calls), dealer=dealer)
+        except CardgamesError as err:
+            raise _error(board.calls[0][0], f"the auction does not read: {err}",
+                         source) from None
+        if auction.is_complete:
+            contract = auction.contract
+            if contract is None:
+                strain_seat = ("Pass", None)
+            else:
+                strain_seat = (f"{contract.level}{contract.strain.letter}"
+                               f"{'X' * contract.doubled}", auction.declarer)
+    if strain_seat is not None:
+        text, declarer = strain_seat
+        if declarer is not None:
+            tags.append(Tag("Declarer", declarer.letter))
+        tags.append(Tag("Contract", text))
+    if board.claim is not None:
+        claimed = board.claim.value.strip()
+        if not claimed.isdigit() or int(claimed) > 13:
+            raise _error(board.claim, "a claim is declarer's tricks in all, 0 to 13", source)
+        tags.append(Tag("Result", str(int(claimed))))
+    if calls:
+        rows = [" ".join(calls[i:i + 4]) for i in range(0, len(calls), 4)]
+        assert dealer is not None
+        tags.append(Tag("Auction", dealer.letter, section=tuple(rows)))
+        for k, text in enumerate(notes, 1):
+            tags.append(Tag("Note", f"{k}:{text}"))
+    if board.cards:
+        if strain_seat is None or strain_seat[1] is None:
+            raise _error(board.cards[0], "cards played without a contract (the auction "
+                         "is missing or unfinished)", source)
+        declarer = strain_seat[1]
+        strain = strain_seat[0][1]
+        cards = [_card(p, source) for p in board.cards]
+        seen: set[Card] = set()
+        for p, c in zip(board.cards, cards):
+            if c in seen:
+                raise _error(p, f"{c} is played twice", source)
+            seen.add(c)
+        tags.append(Tag("Play", declarer.lho.letter,
+                        section=(*play_section(cards, declarer.lho, strain), "*")))
+    comments = tuple("{" + _flat(c).replace("{", "(").replace("}", ")") + "}"
+                     for c in board.comments if c.strip())
+    game = Game(tags, trailing_comments=comments, line=board.line, source=source)
+    game.validate()
+    return game
+
+
+_BOARD_KEYS = frozenset({"md", "sv", "mb", "an", "pc", "mc", "ah", "rh", "st", "pg", "nt",
+                         "qx", "pn", "sa", "at"})
+
+
+def _boards(pairs: Iterator[_Pair | LINError], source: str | None
+            ) -> Iterator[Game | LINError]:
+    """The games of a stream of pairs, in order; an error in place of a board that does
+    not read (or of text that is not a pair)."""
+    header = _Header()
+    board = _Board()
+    pending_players: list[str] | None = None
+
+    def finish(b: _Board) -> Game | LINError | None:
+        if b.deal is None and not b.calls and not b.cards:
+            return None            # nothing but a heading or players: not a board
+        try:
+            return _game(b, header, source)
+        except LINError as err:
+            return err
+        except (CardgamesError, ValueError) as err:
+            return LINError(str(err), line=b.line, source=source)
+
+    for pair in pairs:
+        if isinstance(pair, LINError):
+            yield pair
+            continue
+        key = pair.key
+        if key == "vg":
+            fields = [f.strip() for f in pair.value.split(",")]
+            title = ", ".join(f for f in fields[:2] if f)
+            header.event = title or None
+            continue
+        if key == "pn":
+            names = [n.strip() for n in pair.value.split(",")]
+            if len(names) >= 8:              # both rooms' players, for the boards after
+                header.players = names
+                continue
+            if board.deal is not None:
+                pending_players = names      # the next board's players
+            else:
+                board.players = names
+                board.started = True
+                board.line = board.line or pair.line
+            continue
+        if key == "qx" or (key == "md" and board.deal is not None):
+            done = finish(board)
+            if done is not None:
+                yield done
+            players = board.players if board.deal is None and not board.cards else None
+            board = _Board(line=pair.line, started=True, players=players)
+            if pending_players is not None:
+                board.players, pending_players = pending_players, None
+        if pending_players is not None and key in ("md", "mb"):
+            # One-line records: pn| after the last board's play opens the next board.
+            done = finish(board)
+            if done is not None:
+                yield done
+            board = _Board(line=pair.line, started=True, players=pending_players)
+            pending_players = None
+        if key not in _BOARD_KEYS:
+            continue
+        if not board.started:
+            board.line = pair.line
+            board.started = True
+        if key == "qx":
+            m = _ROOM.match(pair.value.strip())
+            if m:
+                board.room = m.group(1).lower()
+                if m.group(2):
+                    board.number = int(m.group(2))
+            label = pair.value.split(",", 1)
+            if board.number is None and len(label) > 1:
+                found = _BOARD_IN_TEXT.search(label[1])
+                if found:
+                    board.number = int(found.group(1))
+        elif key == "md":
+            board.deal = pair
+        elif key == "sv":
+            board.vulnerable = pair
+        elif key == "ah":
+            board.heading = pair.value
+        elif key == "mb":
+            if board.cards or board.claim:
+                yield _error(pair, "a call after the play began", source)
+                continue
+            board.calls.append((pair, None))
+        elif key == "an":
+            if board.calls and board.calls[-1][1] is None:
+                last, _ = board.calls[-1]
+                board.calls[-1] = (last, pair.value)
+        elif key == "pc":
+            if board.claim is None:
+                board.cards.append(pair)
+        elif key == "mc":
+            board.claim = pair
+        elif key == "nt":
+            board.comments.append(pair.value)
+    done = finish(board)
+    if done is not None:
+        yield done
+
+
+# ---- the reader --------------------------------------------------------------------------
+
+class LINReader:
+    """The games of a LIN stream, one at a time (an iterator of :class:`Game`).  In strict
+    mode the first bad board raises; otherwise it is skipped and its error appended to
+    :attr:`errors` and passed to ``on_error``.  :attr:`tail` is None (a LIN file is not
+    written back); a context manager that closes a file :func:`load_path` opened."""
+
+    def __init__(self, lines: Iterable[str], *, strict: bool = True,
+                 source: str | None = None,
+                 on_error: Callable[[PBNError], None] | None = None,
+                 _closing: object | None = None):
+        self.strict = strict
+        self.source = source
+        self.on_error = on_error
+        self.errors: list[PBNError] = []
+        self.tail: bytes | None = None
+        self._closing = _closing
+        self._games = _boards(_pairs(lines, source), source)
+        self._count = 0
+
+    def __iter__(self) -> LINReader:
+        return self
+
+    def __next__(self) -> Game:
+        for item in self._games:
+            if isinstance(item, LINError):
+                if self.strict:
+                    self.close()
+                    raise item
+                self.errors.append(item)
+                if self.on_error is not None:
+                    self.on_error(item)
+                continue
+            item.index = self._count
+            self._count += 1
+            return item
+        self.close()
+        raise StopIteration
+
+    def close(self) -> None:
+        closing = self._closing
+        if closing is not None and hasattr(closing, "close"):
+            closing.close()
+
+    def __enter__(self) -> LINReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _decoded(lines: Iterable[bytes | str]) -> Iterator[str]:
+    for line in lines:
+        if isinstance(line, bytes):
+            try:
+                yield line.decode("utf-8")
+            except UnicodeDecodeError:
+                yield line.decode("latin-1")
+        else:
+            yield line
+
+
+def load(fp: Iterable[str] | Iterable[bytes], *, strict: bool = True,
+         source: str | None = None,
+         on_error: Callable[[PBNError], None] | None = None) -> LINReader:
+    """Read the boards of a LIN file (an open file or any iterable of lines), lazily.
+
+    :raises LINError: while iterating, in strict mode, for a board that does not read.
+    """
+    if source is None:
+        name = getattr(fp, "name", None)
+        source = name if isinstance(name, str) else None
+    return LINReader(_decoded(fp), strict=strict, source=source, on_error=on_error)
+
+
+def loads(text: str, *, strict: bool = True, source: str | None = None,
+          on_error: Callable[[PBNError], None] | None = None) -> LINReader:
+    """Read the boards of LIN text; the parameters are those of :func:`load`."""
+    return LINReader(iter(text.splitlines(keepends=True)), strict=strict, source=source,
+                     on_error=on_error)
+
+
+def load_path(path: str | PathLike[str], *, strict: bool = True,
+              on_error: Callable[[PBNError], None] | None = None) -> LINReader:
+    """Read the boards of a LIN file by name (UTF-8, else Latin-1, line by line).
+
+    :raises OSError: if the file cannot be opened.
+    """
+    file = open(path, "rb")
+    return LINReader(_decoded(file), strict=strict, source=str(path), on_error=on_error,
+                     _closing=file)
+
+
+class _Peeked:
+    """A file opened on the first read whose first bytes can be looked at before the
+    reading starts (a named pipe cannot be read twice)."""
+
+    def __init__(self, path: str | PathLike[str]):
+        self.file = LazyFile(path)
+        self.head: bytes | None = None
+
+    def peek(self, size: int) -> bytes:
+        if self.head is None:
+            self.head = self.file.read(size)
+        return self.head
+
+    def read(self, size: int) -> bytes:
+        if self.head:
+            out, self.head = self.head, b""
+            return out
+        return self.file.read(size)
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def _lines_of(source: _Peeked) -> Iterator[bytes]:
+    rest = b""
+    while True:
+        piece = source.read(1 << 16)
+        if not piece:
+            break
+        parts = (rest + piece).split(b"\n")
+        rest = parts.pop()
+        for part in parts:
+            yield part + b"\n"
+    if rest:
+        yield rest
+
+
+def open_games(path: str | PathLike[str], *, strict: bool = True, validate: bool = True,
+               on_error: Callable[[PBNError], None] | None = None
+               ) -> PBNReader | LINReader:
+    """The games of a file, PBN or LIN as its content says (:func:`looks_like_lin` on
+    its first lines, whatever its name): a :class:`~cardgames.pbn.PBNReader` (with
+    ``validate``, see :func:`cardgames.pbn.load`) or a :class:`LINReader` (whose games
+    are always checked).
+
+    :raises OSError: if the file cannot be opened or read.
+    """
+    file = _Peeked(path)
+    head = file.peek(1 << 14)
+    if looks_like_lin(head.decode("latin-1")):
+        return LINReader(_decoded(_lines_of(file)), strict=strict, source=str(path),
+                         on_error=on_error, _closing=file)
+    return PBNReader(file, strict=strict, source=str(path), validate=validate,
+                     on_error=on_error, _closing=file)

@@ -1,0 +1,231 @@
+"""The LIN reader (:mod:`cardgames.lin`): every board of the real files of
+``../shared/reallin`` read, checked against what the files say elsewhere (the vugraph
+archives' results lists, the plays' legality, the claims); each writer's quirk on a small
+record; bad records as errors at their line and column, the rest of the file read; and
+mutated files that read or fail, never crash."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from ddsfiles import real_lin_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardgames import lin, pbn
+from cardgames.cards import Seat
+from cardgames.play import Position
+from cardgames.scoring import Contract
+
+SEATS = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}
+FULL = ("md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,CAKQJT98765432|")
+
+
+def _played_out(game: pbn.Game) -> Position | None:
+    """The game's play replayed by the rules (raises on an illegal card)."""
+    if game.contract in (None, "Pass") or game.deal is None:
+        return None
+    pos = Position(game.deal, Contract.parse(game.contract).strain,
+                   game.declarer.lho)  # type: ignore[union-attr]
+    for card in game.play:
+        pos.play(card)
+    return pos
+
+
+def test_every_board_of_the_real_files_reads_and_its_play_is_legal():
+    files = real_lin_files()
+    total = 0
+    for path in files:
+        text = path.read_bytes().decode("latin-1")
+        games = list(lin.load_path(path))           # strict: any error fails the test
+        # One board per deal given (md|), in the file's order, each at its record's line.
+        assert len(games) == len(re.findall(r"md\|", text)), path
+        assert [g.line for g in games] == sorted(g.line for g in games), path
+        for game in games:
+            deal = game.deal
+            assert deal is not None and deal.is_complete, (path, game.line)
+            pos = _played_out(game)
+            if game.play:
+                assert pos is not None
+            if "mc|" not in text and pos is not None and pos.is_terminal:
+                assert game.tag("Result") is None
+        total += len(games)
+    assert total == 153
+
+
+def _results_list(text: str) -> tuple[int, list[str]]:
+    """A vugraph archive's first board and its ``rs|`` list (open, closed for each
+    board)."""
+    vg = re.search(r"vg\|([^|]*)\|", text)
+    rs = re.search(r"rs\|([^|]*)\|", text)
+    assert vg and rs
+    first = int(vg.group(1).split(",")[3])
+    return first, [x.strip() for x in rs.group(1).split(",")]
+
+
+def test_vugraph_boards_agree_with_the_archives_results_lists():
+    checked = 0
+    for path in real_lin_files():
+        text = path.read_bytes().decode("latin-1")
+        if "rs|" not in text or "vg|" not in text:
+            continue
+        first, results = _results_list(text)
+        if not any(results):
+            continue
+        for game in lin.load_path(path):
+            room = game.tag("Room")
+            entry = results[2 * (game.board - first) + (room == "Closed")]
+            m = re.fullmatch(r"(\d)([CDHSN])([NESW])(x{0,2})([=+-]\d*)", entry,
+                             re.IGNORECASE)
+            assert m, entry
+            level, strain, declarer, doubled, outcome = m.groups()
+            contract = Contract.parse(game.contract)
+            assert contract.level == int(level), (path, game.board, room)
+            assert contract.strain.letter[0] == strain.upper()
+            assert contract.doubled == len(doubled)
+            assert game.declarer == SEATS[declarer.upper()]
+            tricks = int(level) + 6 + (0 if outcome == "=" else int(outcome))
+            result = game.tag("Result")
+            pos = _played_out(game)
+            if result is not None:
+                assert int(result) == tricks, (path, game.board, room)
+            elif pos is not None and pos.is_terminal:
+                assert pos.tricks_won(game.declarer) == tricks, (path, game.board, room)
+            checked += 1
+    assert checked >= 60
+
+
+def test_players_rooms_alerts_claims_and_comments_of_a_vugraph_archive():
+    path = next(p for p in real_lin_files() if p.name == "test_vugraph.lin")
+    games = list(lin.load_path(path))
+    open33, closed33 = games[0], games[1]
+    assert (open33.board, open33.tag("Room"), closed33.tag("Room")) == (33, "Open", "Closed")
+    # pn| lists the open room's South, West, North, East, then the closed room's.
+    assert [open33.tag(s) for s in ("South", "West", "North", "East")] == [
+        "Crouch", "Hyett", "Liggins", "Wolfarth"]
+    assert closed33.tag("South") == "Kovachev"
+    assert open33.tag("Event") == "Schapiro Spring 4s, Final - EXTRA TIME"
+    assert open33.auction[:3] == ["1NT", "Pass", "2C"]
+    notes = [t.value for t in open33.tags if t.name == "Note"]
+    assert notes[0] == "1:14-16"
+    assert any("Crouch noted for penalty" in c for c in open33.trailing_comments)
+
+
+@pytest.mark.parametrize("record, check", [
+    # three hands and a trailing comma (BBO), the fourth the rest of the pack
+    ("pn|a,b,c,d|st||md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|sv|o|",
+     lambda g: g.deal[Seat.EAST].to_pbn() == "...AKQJT98765432"),
+    # ... and without the comma (TMPbn2LinVG, bridge-wrangler)
+    ("md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432|sv|0|",
+     lambda g: g.deal[Seat.EAST].to_pbn() == "...AKQJT98765432" and g.dealer == Seat.NORTH),
+    # cards in any order and case, empty suits as adjacent letters
+    ("md|2s23456789tjqka,h2345678910JQKA,D23456789TJQKA,|",
+     lambda g: g.deal[Seat.SOUTH].to_pbn() == "AKQJT98765432..." and g.dealer == Seat.WEST),
+    # vulnerability in every spelling
+    (FULL + "sv|N|", lambda g: g.vulnerable == "ns"),
+    (FULL + "sv|e|", lambda g: g.vulnerable == "ew"),
+    (FULL + "sv|B|", lambda g: g.vulnerable == "both"),
+    (FULL + "sv|-|", lambda g: g.vulnerable == "none"),
+    # the board from qx| or ah|; the dealer from the board when md| gives none
+    ("qx|c7,BOARD 7|md|SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|",
+     lambda g: (g.board, g.tag("Room"), g.dealer) == (7, "Closed", Seat.SOUTH)),
+    ("ah|Board 12|" + FULL, lambda g: g.board == 12),
+    # alerts, with and without an explanation; a passed-out board
+    (FULL + "mb|1N!|an|15-17|mb|2C!|mb|p|mb|p|mb|p|",
+     lambda g: g.auction == ["1NT", "2C", "Pass", "Pass", "Pass"] and
+     [t.value for t in g.tags if t.name == "Note"] == ["1:15-17", "2:alerted"]),
+    (FULL + "mb|p|mb|P|mb|p|mb|p|", lambda g: g.contract == "Pass" and g.declarer is None),
+    (FULL + "mb|1S|mb|d|mb|r|mb|p|mb|p|mb|p|",
+     lambda g: g.contract == "1SXX" and g.declarer == Seat.SOUTH),
+])
+def test_quirks_of_the_writers(record, check):
+    games = list(lin.loads(record))
+    assert len(games) == 1 and check(games[0])
+
+
+def test_values_across_lines_comment_lines_links_and_a_claim_mid_trick():
+    text = ("% a converter's header\n%\n"
+            "pn|S1,W1,N1,E1|md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432|sv|o\n"
+            "|mb|7S|mb|p|mb|p|mb|p|pg||\npc|hA|pc|cA|pc|H2|pc|D2|pg||\npc|c2|mc|13|\n")
+    (game,) = list(lin.loads(text))
+    assert game.vulnerable == "none" and game.contract == "7S" and game.declarer == Seat.NORTH
+    assert [str(c) for c in game.play] == ["HA", "CA", "H2", "D2", "C2"]
+    assert game.tag("Result") == "13" and game.tag("North") == "N1" and game.line == 3
+    url = ("https://www.bridgebase.com/tools/handviewer.html?lin=pn%7Cx,y,z,w%7Cmd%7C3"
+           "SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,%7Csv%7Cb%7C")
+    (linked,) = list(lin.loads(url + "\n"))
+    assert linked.vulnerable == "both" and linked.tag("South") == "x"
+    assert lin.looks_like_lin(url) and lin.looks_like_lin("%x\n\nqx|o1|")
+    assert not lin.looks_like_lin('[Event "x"]\npn|a|')
+
+
+@pytest.mark.parametrize("bad, reason", [
+    ("md|3SAKQJT98765432,HAKQJT98765432,DAKQJT9876543Z,|", "is not a rank"),
+    ("md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,CAKQJT98765432,SA|", "five hands"
+     if False else "a deal has four"),
+    ("md|7SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|", "dealer is 1"),
+    ("md|3SAAKQJT9876543,HAKQJT98765432,DAKQJT98765432,|", "twice"),
+    (FULL + "sv|q|", "vulnerability"),
+    (FULL + "mb|1S|mb|8N|", "not a call"),
+    (FULL + "mb|1S|mb|1C|mb|p|mb|p|mb|p|", "does not read"),
+    (FULL + "mb|1S|mb|p|mb|p|mb|p|pc|SZ|", "not a card"),
+    (FULL + "mb|1S|mb|p|mb|p|mb|p|pc|D2|pc|D2|", "played twice"),
+    (FULL + "pc|D2|", "without a contract"),
+    (FULL + "mb|1S|mb|p|mb|p|mb|p|mc|14|", "0 to 13"),
+])
+def test_a_bad_board_is_an_error_at_its_line_and_column_and_the_rest_is_read(bad, reason):
+    good = "qx|o1|" + FULL + "sv|o|"
+    text = good + "\n" + "qx|o2|" + bad + "\n" + good.replace("o1", "o3") + "\n"
+    with pytest.raises(lin.LINError, match=reason) as info:
+        list(lin.loads(text, source="f.lin"))
+    assert str(info.value).startswith("f.lin:2: column ")
+    errors: list = []
+    games = list(lin.loads(text, source="f.lin", strict=False, on_error=errors.append))
+    assert [g.board for g in games] == [1, 3]
+    assert len(errors) == 1 and errors[0].line == 2
+
+
+def test_text_that_is_not_a_pair_is_an_error_where_it_stands():
+    errors: list = []
+    games = list(lin.loads("qx|o1|" + FULL + "\nthis is not lin\nqx|o2|" + FULL,
+                           strict=False, on_error=errors.append))
+    assert [g.board for g in games] == [1, 2]
+    assert len(errors) == 1 and errors[0].line == 2 and "not a LIN key" in str(errors[0])
+
+
+def test_open_games_tells_lin_from_pbn_by_content(tmp_path):
+    as_lin = tmp_path / "board.pbn"            # the name says PBN, the content LIN
+    as_lin.write_text("qx|o4|" + FULL)
+    as_pbn = tmp_path / "board.lin"
+    as_pbn.write_text('[Board "4"]\n[Deal "N:AKQJT98765432... .AKQJT98765432.. '
+                      '..AKQJT98765432. ...AKQJT98765432"]\n')
+    for path in (as_lin, as_pbn):
+        with lin.open_games(path) as reader:
+            games = list(reader)
+        assert [g.board for g in games] == [4]
+        assert games[0].deal is not None and games[0].deal.is_complete
+
+
+_PIECES = st.sampled_from(["|", "||", "\n", "\r\n", "md|", "mb|", "pc|", "mc|", "qx|o1|",
+                           "pn|", ",", "!", "an|", "sv|", "%", "x", "SA", "1N", "3S",
+                           "\x00", "é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_mutated_real_files_read_or_fail_with_a_line(data):
+    files = real_lin_files()
+    path = data.draw(st.sampled_from(files))
+    text = path.read_bytes().decode("latin-1")
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(text)))
+        cut = data.draw(st.integers(0, 12))
+        text = text[:at] + data.draw(_PIECES) + text[at + cut:]
+    errors: list = []
+    games = list(lin.loads(text, source="m.lin", strict=False, on_error=errors.append))
+    for err in errors:
+        assert isinstance(err, lin.LINError) and err.line is not None
+        assert str(err).startswith("m.lin:")
+    for game in games:
+        game.validate()
