@@ -46,7 +46,7 @@ from .pbn.lines import LazyFile
 from .pbn.reader import PBNReader
 
 __all__ = ["LINError", "LINReader", "load", "loads", "load_path", "looks_like_lin",
-           "open_games"]
+           "open_games", "to_lin", "dumps"]
 
 #: The longest value the reader takes (a comment, a deal): longer is not a LIN file.
 MAX_VALUE = 1 << 16
@@ -633,3 +633,127 @@ def open_games(path: str | PathLike[str], *, strict: bool = True, validate: bool
                          on_error=on_error, _closing=file)
     return PBNReader(file, strict=strict, source=str(path), validate=validate,
                      on_error=on_error, _closing=file)
+
+
+# ---- writing -----------------------------------------------------------------------------
+
+_NOTE_REF = re.compile(r"=(\d+)=")
+_LIN_VULNERABLE = {"none": "o", "ns": "n", "ew": "e", "both": "b"}
+
+
+def _lin_value(text: str) -> str:
+    """A value LIN can hold: no bar (it ends the value), on one line."""
+    return _flat(text).replace("|", "/")
+
+
+def _lin_hand(hand: Hand | None) -> str:
+    if hand is None:
+        return ""
+    return "".join(suit.letter + "".join(c.rank.letter for c in sorted(
+        c for c in hand if c.suit == suit))
+        for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS))
+
+
+def _auction_notes(game: Game) -> list[tuple[str, str | None]]:
+    """The calls of the game's auction, each with the text of the note it refers to (or
+    None), as :attr:`Game.auction` reads them."""
+    calls = game.auction
+    tag = game.get("Auction")
+    if tag is None or not calls:
+        return [(c, None) for c in calls]
+    texts: dict[str, str] = {}
+    for t in game.tags:
+        if t.name == "Note" and ":" in t.value:
+            number, _, text = t.value.partition(":")
+            texts.setdefault(number.strip(), text)
+    refs: list[str | None] = []
+    for token in " ".join(tag.section).split():
+        m = _NOTE_REF.fullmatch(token)
+        if m is not None:
+            if refs and refs[-1] is None:
+                refs[-1] = texts.get(m.group(1), "")
+            continue
+        upper = token.upper()
+        if upper in ("*", "+"):
+            break
+        if upper == "AP":
+            break
+        if upper.startswith(("$", "!", "?", "^", "{", ";")):
+            continue
+        refs.append(None)
+    refs += [None] * (len(calls) - len(refs))
+    return list(zip(calls, refs[:len(calls)]))
+
+
+def to_lin(game: Game, *, play: bool = True) -> str:
+    """One board as a LIN record (a line, without its line end): the players, the deal,
+    the board, the vulnerability, the auction (an alert and its explanation for each
+    call with a note), the play (unless ``play`` is false) and the ``Result`` as a claim,
+    the comments as ``nt|``.  What :func:`loads` reads back to the same board.
+
+    :raises CardgamesError: for a game with a play but no auction that ends in its
+        contract (LIN gives the contract only by the auction: write it with
+        ``play=False``); :class:`PBNError` for a tag that does not read.
+    """
+    if play and game.play:
+        calls = game.auction
+        derived = None
+        if calls and game.auction_dealer is not None:
+            try:
+                auction = Auction.parse(" ".join(calls), dealer=game.auction_dealer)
+                derived = auction.contract if auction.is_complete else None
+            except CardgamesError:
+                derived = None
+        if derived is None:
+            raise CardgamesError("the board has a play but no auction ending in its "
+                                 "contract, and LIN gives the contract only by the auction")
+    out: list[str] = []
+    room = (game.tag("Room") or "").strip().lower()
+    board = game.board
+    if room in ("open", "closed"):
+        out.append(f"qx|{room[0]}{'' if board is None else board}|")
+    names = [_lin_value(game.tag(s.name.title()) or "") for s in _LIN_SEATS]
+    names = ["" if n == "?" else n for n in names]   # PBN's unknown
+    if any(names):
+        out.append(f"pn|{','.join(names)}|")
+    out.append("st||")
+    deal = game.deal
+    dealer = game.dealer
+    if deal is not None:
+        digit = "" if dealer is None else str(_LIN_SEATS.index(dealer) + 1)
+        out.append(f"md|{digit}{','.join(_lin_hand(deal[s]) for s in _LIN_SEATS)}|")
+    out.append("rh||")
+    if board is not None:
+        out.append(f"ah|Board {board}|")
+    vulnerable = game.vulnerable
+    if vulnerable is not None:
+        out.append(f"sv|{_LIN_VULNERABLE[vulnerable]}|")
+    for call, note in _auction_notes(game):
+        word = {"Pass": "p", "X": "d", "XX": "r"}.get(call, call.replace("NT", "N"))
+        if note is None:
+            out.append(f"mb|{word}|")
+        else:
+            text = _lin_value(note)
+            out.append(f"mb|{word}!|" + (f"an|{text}|" if text and text != "alerted" else ""))
+    if out[-1].startswith(("mb|", "an|")):
+        out.append("pg||")
+    for k, card in enumerate(game.play if play else ()):
+        out.append(f"pc|{card}|")
+        if k % 4 == 3:
+            out.append("pg||")
+    result = game.tag("Result") if play else None
+    if result is not None and result.strip().isdigit():
+        out.append(f"mc|{int(result)}|")
+    for comment in game.trailing_comments:
+        text = comment.strip()
+        if text.startswith("{") and text.endswith("}"):
+            text = text[1:-1]
+        elif text.startswith(";"):
+            text = text[1:]
+        out.append(f"nt|{_lin_value(text)}|pg||")
+    return "".join(out)
+
+
+def dumps(games: Iterable[Game]) -> str:
+    """Boards as a LIN file: a record a line (BBO's hand-record layout)."""
+    return "".join(to_lin(g) + "\n" for g in games)

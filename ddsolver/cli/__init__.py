@@ -11,6 +11,8 @@
   single-dummy advice (PIMC or αμ) for one position, or a review of the real play.
 * ``ddsolver duel --deals N`` or ``ddsolver duel FILE.pbn``: deals played out card by card
   by two declarers (αμ and PIMC) against the same defenders, and what each made.
+* ``ddsolver convert FILE... --to pbn|lin``: PBN and LIN files (BBO's format) written as
+  PBN or LIN.
 * ``ddsolver solve DEAL --strain S --declarer N``: one deal given on the command line.
 
 Each subcommand is a module of this package (:mod:`~ddsolver.cli.table`,
@@ -51,7 +53,7 @@ import sys
 
 from ..pool import signals_stop_searches
 from ..store import StoreError
-from . import advise, duel, leads, play, report, solve, table
+from . import advise, convert, duel, leads, play, report, solve, table
 from ._common import (
     FAILED,
     INTERRUPTED,
@@ -105,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     # In the order `ddsolver --help` lists them.
-    for command in (table, report, play, leads, advise, duel, solve):
+    for command in (table, report, play, leads, advise, duel, convert, solve):
         command.add_parser(commands, formatter)
     return parser
 

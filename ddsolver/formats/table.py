@@ -250,7 +250,7 @@ class PbnWriter(TableWriter):
                 self.out.write(b"% PBN 2.1\n% EXPORT\n")
             for tag in tags:
                 game.set_section(tag.name, tag.value, tag.section)
-            self.out.write((game.to_pbn() + "\n\n").encode("utf-8"))
+            self.out.write((game.to_pbn().rstrip("\n") + "\n\n").encode("utf-8"))
             return
         self.out.write(pbn.write_back(game, tags))
 

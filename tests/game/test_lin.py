@@ -229,3 +229,18 @@ def test_mutated_real_files_read_or_fail_with_a_line(data):
         assert str(err).startswith("m.lin:")
     for game in games:
         game.validate()
+
+
+def test_to_lin_writes_notes_as_alerts_and_reads_back_the_same_board():
+    game = pbn.Game.from_pbn(
+        '[Board "5"]\n[West "?"]\n[North "n|1"]\n[Dealer "N"]\n[Vulnerable "EW"]\n'
+        '[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n'
+        '[Auction "N"]\n1NT =1= Pass 2C =2= Pass\n2D Pass Pass Pass\n'
+        '[Note "1:15-17"]\n[Note "2:Stayman"]\n[Play "E"]\nH2 D3 HA S2\n*\n[Result "7"]\n')
+    record = lin.to_lin(game)
+    assert "mb|1N!|an|15-17|mb|p|mb|2C!|an|Stayman|" in record
+    assert "pn|,,n/1,|" in record and "mc|7|" in record and "sv|e|" in record
+    (back,) = list(lin.loads(record))
+    assert (back.board, back.deal, back.auction, back.play, back.tag("Result")) == (
+        game.board, game.deal, game.auction, game.play, "7")
+    assert [t.value for t in back.tags if t.name == "Note"] == ["1:15-17", "2:Stayman"]

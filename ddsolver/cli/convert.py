@@ -1,0 +1,95 @@
+"""``ddsolver convert``: boards from PBN or LIN files written as PBN or as LIN.
+
+The inputs are told apart by content (:func:`cardgames.lin.open_games`).  As PBN each
+board is the game that says what its record says (:mod:`cardgames.lin`: players, room,
+deal, auction with a ``Note`` for each alert, play, a claim as the ``Result``, comments);
+as LIN a record a line (:func:`cardgames.lin.to_lin`), BBO's hand-record layout, whose
+reading gives the same boards back.  A board that does not read is reported as
+``FILE:LINE: reason`` and left out; the others are written (exit status 1).  LIN gives
+the contract only by the auction: a PBN board with a play but no auction is written
+without its play, and said so (exit status 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cardgames import lin
+from cardgames.errors import CardgamesError, PBNError
+
+from ._common import FAILED, OK, PROG, check_readable, open_output
+
+__all__ = ["add_parser", "run"]
+
+_EXAMPLES = """\
+examples:
+  ddsolver convert session.lin -o session.pbn          # BBO's LIN as PBN
+  ddsolver convert data/played.pbn --to lin -o played.lin
+  ddsolver convert a.lin b.lin --to pbn > both.pbn
+
+The input format is read from the content, whatever the file's name.  LIN -> PBN -> LIN
+gives back every board's deal, players, auction with its alerts, play and claim.
+"""
+
+
+def add_parser(commands: argparse._SubParsersAction,
+               formatter: type[argparse.HelpFormatter]) -> argparse.ArgumentParser:
+    p = commands.add_parser(
+        "convert", formatter_class=formatter, epilog=_EXAMPLES,
+        help="PBN and LIN files written as PBN or LIN",
+        description="Write the boards of PBN or LIN files (BBO's format) as PBN or as LIN.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="PBN or LIN files to read")
+    p.add_argument("--to", choices=("pbn", "lin"), default="pbn",
+                   help="the format written (default: pbn)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE instead of standard output")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no summary on stderr (errors are still reported)")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``ddsolver convert`` on parsed arguments; the exit status."""
+    check_readable(args.files)
+    out, close = open_output(args.output, args.files)
+    failed = written = 0
+
+    def report(err: PBNError) -> None:
+        nonlocal failed
+        failed += 1
+        print(f"{err}; board left out", file=sys.stderr)
+
+    try:
+        if args.to == "pbn":
+            out.write("% PBN 2.1\n% EXPORT\n")
+        for path in args.files:
+            with lin.open_games(path, strict=False, on_error=report) as reader:
+                for game in reader:
+                    where = f"{path}:{game.line}" if game.line else path
+                    try:
+                        text = (lin.to_lin(game) + "\n" if args.to == "lin"
+                                else game.to_pbn().rstrip("\n") + "\n\n")
+                    except PBNError as err:
+                        failed += 1
+                        print(f"{err}; board left out", file=sys.stderr)
+                        continue
+                    except CardgamesError as err:
+                        # A play LIN cannot say: the board without it.
+                        failed += 1
+                        print(f"{where}: {err}: written without its play and result",
+                              file=sys.stderr)
+                        text = lin.to_lin(game, play=False) + "\n"
+                    out.write(text)
+                    written += 1
+        out.flush()
+    finally:
+        if close:
+            out.close()
+    if not args.quiet:
+        text = f"{PROG}: {written} board{'s' * (written != 1)} written as {args.to.upper()}"
+        if failed:
+            text += f"; {failed} could not be read (reported above)"
+        print(text, file=sys.stderr)
+    return FAILED if failed else OK

@@ -1,0 +1,70 @@
+"""``ddsolver convert``: LIN -> PBN -> LIN over the whole real corpus keeps every board's
+deal, players, auction with its alerts, play and claim; PBN -> LIN -> PBN keeps the
+boards of a PBN file; what LIN cannot say is said, not dropped silently."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ddsfiles import real_lin_files
+
+from cardgames import lin, pbn
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+def _board(g: pbn.Game) -> tuple:
+    return (g.board, g.tag("Room"), g.deal, g.dealer, g.vulnerable, g.auction,
+            [t.value for t in g.tags if t.name == "Note"], g.play, g.tag("Result"),
+            g.contract, g.declarer, [g.tag(s) for s in ("North", "East", "South", "West")])
+
+
+def test_lin_to_pbn_to_lin_keeps_every_board_of_the_real_files(run_cli, tmp_path):
+    files = real_lin_files()
+    as_pbn, as_lin = tmp_path / "all.pbn", tmp_path / "all.lin"
+    status, _, err = run_cli("convert", *files, "-o", as_pbn)
+    assert status == 0 and "153 boards written as PBN" in err
+    status, _, err = run_cli("convert", as_pbn, "--to", "lin", "-o", as_lin)
+    assert status == 0 and "153 boards written as LIN" in err
+    original = [_board(g) for path in files for g in lin.load_path(path)]
+    assert [_board(g) for g in pbn.load_path(as_pbn)] == original
+    assert [_board(g) for g in lin.load_path(as_lin)] == original
+    # The vugraph commentary is kept, as PBN comments and as nt| again.
+    assert "{benjy: no}" in as_pbn.read_text()
+    assert "nt|benjy: no|" in as_lin.read_text()
+
+
+def test_pbn_to_lin_to_pbn_keeps_the_boards(run_cli, tmp_path):
+    as_lin, back = tmp_path / "a.lin", tmp_path / "a.pbn"
+    assert run_cli("convert", DATA / "auctions.pbn", "--to", "lin", "-o", as_lin)[0] == 0
+    assert run_cli("convert", as_lin, "-o", back, "-q")[0] == 0
+    keys = lambda g: (g.board, g.deal, g.dealer, g.vulnerable, g.auction, g.play,  # noqa: E731
+                      g.contract, g.declarer)
+    assert [keys(g) for g in pbn.load_path(back)] == [
+        keys(g) for g in pbn.load_path(DATA / "auctions.pbn")]
+
+
+def test_a_play_without_an_auction_is_written_without_it_and_said(run_cli, tmp_path):
+    # data/played.pbn gives contracts as tags, with no auction: LIN has no way to say
+    # them, so each board is written without its play, and each is reported.
+    out = tmp_path / "p.lin"
+    status, _, err = run_cli("convert", DATA / "played.pbn", "--to", "lin", "-o", out)
+    assert status == 1
+    reported = [x for x in err.splitlines() if "written without its play" in x]
+    games = list(pbn.load_path(DATA / "played.pbn"))
+    assert len(reported) == sum(1 for g in games if g.play)
+    assert all(x.startswith(f"{DATA / 'played.pbn'}:") for x in reported)
+    back = list(lin.load_path(out))
+    assert [g.deal for g in back] == [g.deal for g in games]
+    assert all(not g.play for g in back)
+
+
+def test_bad_input(run_cli, tmp_path):
+    status, out, err = run_cli("convert", tmp_path / "missing.lin")
+    assert status == 2 and "cannot read" in err and out == ""
+    bad = tmp_path / "bad.lin"
+    bad.write_text("qx|o1|md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|\n"
+                   "qx|o2|md|3SZ,,,|\n")
+    status, out, err = run_cli("convert", bad, "--to", "lin")
+    assert status == 1 and out.count("\n") == 1
+    assert f"{bad}:2: column 7: md|3SZ,,,|" in err and "board left out" in err
