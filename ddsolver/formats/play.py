@@ -40,6 +40,13 @@ def record(board: PlayedBoard, analysis: PlayAnalysis) -> dict[str, Any]:
             entry["cost"] = costly[i].cost
         cards.append(entry)
     complete = len(analysis.played) == 4 * analysis.deal.cards_per_hand
+    result = _result_tag(board.game)
+    claim = None
+    if not complete and result is not None:
+        # The play stops and the Result says how it ended: a claim (or a concession).
+        there = analysis.tricks[-1]
+        claim = {"after_cards": len(analysis.played), "claimed": result, "dd": there,
+                 "difference": result - there}
     return {
         "file": board.source,
         "line": board.line,
@@ -50,7 +57,8 @@ def record(board: PlayedBoard, analysis: PlayAnalysis) -> dict[str, Any]:
         "leader": analysis.leader.letter,
         "dd_start": analysis.tricks[0],
         "tricks_taken": analysis.tricks[-1] if complete else None,
-        "result_tag": _result_tag(board.game),
+        "result_tag": result,
+        "claim": claim,
         "cards": cards,
         "errors": [{"card": str(e.card), "seat": e.seat.letter, "trick": e.trick,
                     "index": e.index, "side": "declarer" if e.declaring else "defence",
@@ -80,7 +88,15 @@ def board_text(board: PlayedBoard, analysis: PlayAnalysis) -> str:
         need = contract.tricks_needed
         over = rec["tricks_taken"] - need
         head += f" ({contract.call}{'=' if over == 0 else f'{over:+d}'})"
-    if rec["result_tag"] is not None and rec["result_tag"] != rec["tricks_taken"]:
+    claim = rec["claim"]
+    if claim is not None:
+        d = claim["difference"]
+        verdict = ("what there was" if d == 0 else
+                   f"{d} trick{'s' * (d != 1)} more than there was" if d > 0 else
+                   f"{-d} trick{'s' * (d != -1)} fewer than there was")
+        head += (f"; claimed {claim['claimed']} after {claim['after_cards']} cards, double "
+                 f"dummy {claim['dd']} there: {verdict}")
+    elif rec["result_tag"] is not None and rec["result_tag"] != rec["tricks_taken"]:
         head += f"; the Result tag says {rec['result_tag']}"
     lines.append(head)
     lines.append("trick  lead  cards in play order    DD after")

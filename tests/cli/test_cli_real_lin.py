@@ -68,3 +68,29 @@ def test_every_lin_record_is_an_error_of_the_reader_not_a_game():
         first = next(i for i, line in enumerate(text.splitlines(), 1)
                      if re.match(r"\s*[a-zA-Z]{2}\|", line))
         assert reader.errors[0].line == first, path
+
+
+def test_a_claim_ends_the_play_and_is_set_against_double_dummy(run_cli, tmp_path):
+    # South, with all the spades, plays 1S; West leads a heart and South claims ten of
+    # the thirteen tricks he has.
+    path = tmp_path / "claim.lin"
+    path.write_text("pn|s,w,n,e|md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|sv|o|"
+                    "mb|1S|mb|p|mb|p|mb|p|pc|HA|mc|10|\n")
+    status, out, err = run_cli("play", path, "--format", "json", "-q")
+    assert (status, err) == (0, "")
+    (game,) = json.loads(out)
+    assert game["claim"] == {"after_cards": 1, "claimed": 10, "dd": 13, "difference": -3}
+    assert game["tricks_taken"] is None and game["result_tag"] == 10
+    status, out, _ = run_cli("play", path, "-q")
+    assert "claimed 10 after 1 cards, double dummy 13 there: 3 tricks fewer" in out
+    # Every claim of the real files against the double-dummy trace at its point.
+    claims = 0
+    for real in real_lin_files():
+        status, out, _ = run_cli("play", real, "--format", "json", "-q")
+        for g in json.loads(out):
+            if g["claim"] is not None:
+                claims += 1
+                last = g["cards"][-1]["dd"]
+                assert g["claim"]["dd"] == last
+                assert g["claim"]["difference"] == g["result_tag"] - last
+    assert claims >= 10
