@@ -34,7 +34,7 @@ from cardgames.scoring import Contract, Vulnerability
 from .advise import AdviceReport, advise
 from .boards import Inputs, label_of, located
 
-__all__ = ["Decision", "parse_constraints", "board_arguments", "review_board",
+__all__ = ["Decision", "parse_constraints", "board_arguments", "card_value", "review_board",
            "review_boards", "ReviewedBoard"]
 
 
@@ -122,7 +122,7 @@ class Decision:
                 "worlds": self.worlds, "exhaustive": self.exhaustive}
 
 
-def _value(report: AdviceReport, card: Card) -> tuple[float, float, str]:
+def card_value(report: AdviceReport, card: Card) -> tuple[float, float, str]:
     """The played card's value, the best card's, and the best card's label."""
     row = report.row(card)
     if report.alphamu is not None:
@@ -160,7 +160,7 @@ def review_board(game: pbn.Game, seat: Seat, options: dict[str, Any],
         if mover in side and len(legal) > 1:
             report = advise(**args, played=play[:i], progress=progress, **options)
             if len(report.rows) > 1:
-                value, best_value, best = _value(report, card)
+                value, best_value, best = card_value(report, card)
                 board = str(game.board) if game.board is not None else "?"
                 out.append(Decision(board, i // 4 + 1, mover, card, best, value, best_value,
                                     len(report.worlds), report.worlds.exhaustive))

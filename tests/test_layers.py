@@ -45,6 +45,7 @@ FLOORS = {
     "ddsolver.leads": 3, "ddsolver.alphamu": 3, "ddsolver.advise": 3, "ddsolver.duel": 3,
     "ddsolver.store": 4, "ddsolver.boards": 4, "ddsolver.batch": 4,
     "ddsolver.board_leads": 4, "ddsolver.board_advice": 4, "ddsolver.board_duel": 4,
+    "ddsolver.review": 4,
     "ddsolver.formats": 5,
     "ddsolver.cli": 6, "ddsolver._launch": 6, "ddsolver.__main__": 6, "ddsolver": 6,
 }

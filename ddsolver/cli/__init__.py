@@ -9,6 +9,8 @@
   analysis of one hand, or of every board of PBN files that names a contract.
 * ``ddsolver advise --hand ... --seat S`` or ``ddsolver advise FILE.pbn --seat S``:
   single-dummy advice (PIMC or αμ) for one position, or a review of the real play.
+* ``ddsolver review FILE... --player NAME``: a player's session, board by board, from his
+  seat: result against double dummy and par, his lead, his costly cards single dummy.
 * ``ddsolver duel --deals N`` or ``ddsolver duel FILE.pbn``: deals played out card by card
   by two declarers (αμ and PIMC) against the same defenders, and what each made.
 * ``ddsolver convert FILE... --to pbn|lin``: PBN and LIN files (BBO's format) written as
@@ -53,7 +55,7 @@ import sys
 
 from ..pool import signals_stop_searches
 from ..store import StoreError
-from . import advise, convert, duel, leads, play, report, solve, table
+from . import advise, convert, duel, leads, play, report, review, solve, table
 from ._common import (
     FAILED,
     INTERRUPTED,
@@ -107,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     # In the order `ddsolver --help` lists them.
-    for command in (table, report, play, leads, advise, duel, convert, solve):
+    for command in (table, report, play, leads, advise, review, duel, convert, solve):
         command.add_parser(commands, formatter)
     return parser
 

@@ -1,0 +1,325 @@
+"""A player's session reviewed, board by board: what ``ddsolver review`` does, as a library.
+
+For every board of the files that the player sat at (his name in a ``North`` ... ``West``
+tag, compared without case), from his seat:
+
+* the contract and its result against the double-dummy result and par, and the points
+  his side scored against par's;
+* his opening lead, if he made it, against the lead analysis under the auction
+  (:func:`ddsolver.board_leads.analyse_board`): its cost in tricks, IMPs and matchpoints
+  against the best lead on the same sampled deals, and on the real deal double dummy;
+* his cards in the play that cost tricks double dummy (as declarer, dummy's too), each
+  set against the single-dummy advice from his own view just before it
+  (:func:`ddsolver.advise.advise`, PIMC or αμ): a mistake he could have seen, or one
+  only double dummy shows.
+
+:func:`summarise` adds them up: tricks lost by the lead, by declarer play and by defence,
+how many of those the single-dummy advice confirms, points against par, and the boards
+where the most was lost.  A board that cannot be reviewed is reported and skipped.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cardgames import pbn
+from cardgames.bidding import BiddingSystem
+from cardgames.cards import Card, Seat
+from cardgames.errors import CardgamesError
+from cardgames.facts import BoardFacts
+from cardgames.scoring import Vulnerability, score
+
+from .advise import advise
+from .analysis import analyse_play
+from .board_advice import Decision, board_arguments, card_value
+from .board_leads import analyse_board, lead_board
+from .boards import Inputs, label_of, located
+from .leads import TableLead, analyse_leads
+from .par import par
+from .solver import DEFAULT_TT_MB, Solver
+
+__all__ = ["CostlyPlay", "BoardReview", "SessionSummary", "review_board", "review_boards",
+           "summarise", "seat_of"]
+
+
+def seat_of(game: pbn.Game, player: str) -> Seat | None:
+    """The seat ``player`` sat in (his name in a seat's tag, without case), or None."""
+    name = player.strip().casefold()
+    for seat in Seat:
+        value = game.tag(seat.name.title())
+        if value is not None and value.strip().casefold() == name:
+            return seat
+    return None
+
+
+@dataclass(frozen=True)
+class CostlyPlay:
+    """One of the player's cards (or, as declarer, dummy's) that cost tricks double
+    dummy, and what the single-dummy advice from his view said of it (None where it was
+    not asked: the opening lead, which the lead analysis judges)."""
+
+    index: int                 # the card's place in the play, from 0
+    trick: int
+    seat: Seat
+    card: Card
+    cost: int                  # tricks lost double dummy
+    single_dummy: Decision | None
+
+    @property
+    def visible(self) -> bool | None:
+        """Whether the card was worse than the best single-dummy card too (a mistake
+        the player could have seen); None if not asked."""
+        return None if self.single_dummy is None else self.single_dummy.worse
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "trick": self.trick, "seat": self.seat.letter,
+                "card": str(self.card), "cost": self.cost, "visible": self.visible,
+                "single_dummy": None if self.single_dummy is None
+                else self.single_dummy.to_dict()}
+
+
+@dataclass(frozen=True)
+class BoardReview:
+    """One board from the player's seat."""
+
+    label: str                 # FILE:LINE (board N)
+    board: int | None
+    seat: Seat
+    role: str                  # "declarer", "dummy", "defender", "passed out"
+    contract: str | None       # "4SX by N"; None when passed out
+    tricks: int | None         # declarer's tricks (the play's, else the Result tag)
+    dd: int | None             # declarer's tricks double dummy from the start
+    par: str | None            # "NS 620: 4SN="
+    score: int | None          # the player's side's points
+    par_score: int | None      # par from the player's side
+    lead: TableLead | None     # his opening lead, judged
+    lead_seen: str | None      # why the lead was not judged, if he led
+    costly: tuple[CostlyPlay, ...] = ()
+    notes: tuple[str, ...] = ()
+    claim: tuple[int, int, int] | None = None   # (cards played, tricks claimed, DD there)
+
+    @property
+    def claim_tricks(self) -> int:
+        """Tricks the claim gave up double dummy, for the player's side: a declarer who
+        claimed fewer than there were, a defender who let him claim more."""
+        if self.claim is None or self.role == "dummy":
+            return 0
+        _, claimed, there = self.claim
+        return max(0, there - claimed) if self.role == "declarer" else max(0, claimed - there)
+
+    @property
+    def lead_tricks(self) -> int:
+        """Tricks the lead cost on the real deal, double dummy (0 if not judged)."""
+        if self.lead is None or self.lead.real_cost is None:
+            return 0
+        return max(0, self.lead.real_cost)
+
+    @property
+    def play_tricks(self) -> int:
+        """Tricks his cards in the play (the lead left out) cost double dummy."""
+        return sum(c.cost for c in self.costly)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "board": self.board, "seat": self.seat.letter,
+                "role": self.role, "contract": self.contract, "tricks": self.tricks,
+                "dd": self.dd, "par": self.par, "score": self.score,
+                "par_score": self.par_score,
+                "lead": None if self.lead is None else self.lead.to_dict(),
+                "lead_not_judged": self.lead_seen,
+                "lead_tricks": self.lead_tricks,
+                "costly": [c.to_dict() for c in self.costly],
+                "play_tricks": self.play_tricks,
+                "claim": None if self.claim is None else dict(zip(
+                    ("after_cards", "claimed", "dd"), self.claim)),
+                "claim_tricks": self.claim_tricks, "notes": list(self.notes)}
+
+
+def _seed(seed: int, game: pbn.Game, what: str) -> int:
+    """A board's own seed for ``what`` (the lead sample, an advice): the same board gives
+    the same answers whatever else the run holds."""
+    words = [seed & 0xFFFFFFFF, seed >> 32 & 0xFFFFFFFF,
+             zlib.crc32(f"{game.deal.to_pbn() if game.deal else ''} {what}".encode())]
+    return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> 1)
+
+
+def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples: int = 50,
+                 method: str = "pimc", depth: int = 2, system: BiddingSystem | None = None,
+                 solver: Solver | None = None, tt_mb: int = DEFAULT_TT_MB,
+                 jobs: int = 1) -> BoardReview | None:
+    """The board from ``player``'s seat; None if he did not sit at it.
+
+    :raises CardgamesError: a board that cannot be reviewed (no complete deal, a play
+        that breaks the rules, an auction that does not read).
+    """
+    seat = seat_of(game, player)
+    if seat is None:
+        return None
+    solver = solver if solver is not None else Solver(tt_mb)
+    deal = game.deal
+    if deal is None or not deal.is_complete:
+        raise CardgamesError("the deal is not complete")
+    facts = BoardFacts(game, source)
+    label = f"{source}:{game.line}" + (f" (board {game.board})" if game.board is not None
+                                       else "")
+    auction, notes_read = facts.auction()
+    contract = facts.contract(auction)
+    vul = facts.vulnerability or Vulnerability.NONE
+    dealer = facts.dealer
+    full = deal.cards_per_hand == 13
+    par_result = (par(solver.dd_table(deal), vul=vul, dealer=dealer)
+                  if dealer is not None and full else None)
+    mine_ns = seat.is_ns
+    par_mine = None if par_result is None else (par_result.score if mine_ns
+                                                else -par_result.score)
+    if contract is None:
+        return BoardReview(label, game.board, seat, "passed out", None, None, None,
+                           None if par_result is None else str(par_result),
+                           0, par_mine, None, None)
+    declarer = contract.declarer
+    assert declarer is not None
+    role = ("declarer" if seat == declarer else "dummy" if seat == declarer.partner
+            else "defender")
+    play = game.play
+    leader = game.opening_leader or declarer.lho   # an ending's Play tag names its own
+    analysis = analyse_play(deal, contract.strain, leader, play, solver=solver)
+    ours = list(analysis.tricks)
+    if leader.rho.is_ns != declarer.is_ns:
+        # An ending led by declarer's side: the analysis counts the leader's opponents'.
+        ours = [deal.cards_per_hand - t for t in ours]
+    complete = len(play) == 4 * deal.cards_per_hand
+    result_tag = game.tag("Result")
+    tricks = (ours[-1] if complete else
+              int(result_tag) if result_tag and result_tag.strip().isdigit() else None)
+    dd = ours[0]
+    claim = None
+    if not complete and tricks is not None:
+        claim = (len(play), tricks, ours[-1])
+    points = None
+    if tricks is not None:
+        declarer_points = score(contract, tricks, vul.is_vulnerable(declarer))
+        points = declarer_points if seat.is_ns == declarer.is_ns else -declarer_points
+    notes: list[str] = list(notes_read)
+    # The opening lead.
+    lead = None
+    lead_seen = None
+    if seat == declarer.lho == leader and play and full:
+        def analyse(b: Any, dealt: Any, known: Any) -> Any:
+            return analyse_leads(b.hand, b.contract, b.declarer, b.vulnerability,
+                                 constraints=dealt, known=known, samples=samples,
+                                 seed=_seed(seed, game, "lead"), jobs=jobs, tt_mb=tt_mb)
+        try:
+            board = lead_board(game, source)
+            assert board is not None    # the contract is known
+            report = analyse_board(board, analyse, system=system, solver=solver)
+            lead = report.table
+            if lead is None:
+                lead_seen = "the lead at the table is not in the play"
+        except CardgamesError as err:
+            lead_seen = f"not judged: {err}"
+    # His costly cards (as declarer, dummy's too), each asked single dummy.
+    side = {declarer, declarer.partner} if role == "declarer" else {seat}
+    costly = []
+    if role != "dummy":
+        for e in analysis.errors:
+            if e.seat not in side or (e.index == 0 and lead is not None):
+                continue    # an opening lead is the lead analysis's to judge
+            decision = None
+            try:
+                args = board_arguments(game, seat if role == "defender" else declarer,
+                                       played=play[:e.index])
+                options: dict[str, Any] = {"samples": samples, "method": method,
+                                           "seed": _seed(seed, game, f"card {e.index}"),
+                                           "jobs": jobs, "tt_mb": tt_mb}
+                if method == "alphamu":
+                    options["depth"] = depth
+                advice = advise(**args, **options)
+                value, best_value, best = card_value(advice, e.card)
+                decision = Decision(str(game.board) if game.board is not None else "?",
+                                    e.trick, e.seat, e.card, best, value, best_value,
+                                    len(advice.worlds), advice.worlds.exhaustive)
+            except CardgamesError as err:
+                notes.append(f"card {e.index + 1} ({e.card}) not asked single dummy: {err}")
+            costly.append(CostlyPlay(e.index, e.trick, e.seat, e.card, e.cost, decision))
+    text = (f"{contract.level}{contract.strain.letter}{'X' * contract.doubled} "
+            f"by {declarer.letter}")
+    return BoardReview(label, game.board, seat, role, text, tricks, dd,
+                       None if par_result is None else str(par_result), points, par_mine,
+                       lead, lead_seen, tuple(costly), tuple(notes), claim)
+
+
+def review_boards(inputs: Inputs, player: str, *, seed: int,
+                  progress: Callable[[], None] | None = None,
+                  **options: Any) -> Iterator[BoardReview]:
+    """:func:`review_board` for every board of the inputs the player sat at, in order; a
+    board that cannot be reviewed is reported (``FILE:LINE: reason; board skipped``)."""
+    solver = Solver(options.get("tt_mb", DEFAULT_TT_MB))
+    for path, game in inputs.games():
+        assert isinstance(game, pbn.Game)
+        try:
+            review = review_board(game, path, player, seed=seed, solver=solver, **options)
+        except CardgamesError as err:
+            if seat_of(game, player) is not None:
+                inputs.report(f"{located(err, path, game.line, label_of(game))}; board "
+                              "skipped")
+            review = None
+        if progress is not None:
+            progress()
+        if review is not None:
+            yield review
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    boards: int
+    declared: int
+    defended: int
+    dummy: int
+    lead_tricks: int           # tricks the opening leads cost on the real deals, DD
+    leads_judged: int
+    declarer_tricks: int       # declarer play's costly cards, DD
+    declarer_visible: int      # ... those the single-dummy advice confirms
+    declarer_cards: int
+    claim_tricks: int          # tricks given up by claims (and accepting them), DD
+    defence_tricks: int        # defence's costly cards (the lead left out), DD
+    defence_visible: int
+    defence_cards: int
+    score: int                 # points scored on the boards with a result
+    par_score: int             # par on the same boards
+    worst: tuple[tuple[str, int], ...] = field(default=())   # (label, tricks lost)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["worst"] = [{"board": b, "tricks": t} for b, t in self.worst]
+        return d
+
+
+def summarise(reviews: Iterable[BoardReview]) -> SessionSummary:
+    reviews = list(reviews)
+    declarer = [r for r in reviews if r.role == "declarer"]
+    defence = [r for r in reviews if r.role == "defender"]
+    dcards = [c for r in declarer for c in r.costly]
+    fcards = [c for r in defence for c in r.costly]
+    scored = [r for r in reviews if r.score is not None and r.par_score is not None]
+    lost = sorted(((r.label, r.lead_tricks + r.play_tricks + r.claim_tricks)
+                   for r in reviews),
+                  key=lambda x: -x[1])
+    return SessionSummary(
+        boards=len(reviews), declared=len(declarer), defended=len(defence),
+        dummy=sum(r.role == "dummy" for r in reviews),
+        lead_tricks=sum(r.lead_tricks for r in reviews),
+        leads_judged=sum(r.lead is not None for r in reviews),
+        declarer_tricks=sum(c.cost for c in dcards),
+        declarer_visible=sum(c.cost for c in dcards if c.visible),
+        declarer_cards=len(dcards),
+        claim_tricks=sum(r.claim_tricks for r in reviews),
+        defence_tricks=sum(c.cost for c in fcards),
+        defence_visible=sum(c.cost for c in fcards if c.visible),
+        defence_cards=len(fcards),
+        score=sum(r.score for r in scored if r.score is not None),
+        par_score=sum(r.par_score for r in scored if r.par_score is not None),
+        worst=tuple(x for x in lost[:3] if x[1] > 0))
