@@ -102,6 +102,12 @@ class BoardReview:
     costly: tuple[CostlyPlay, ...] = ()
     notes: tuple[str, ...] = ()
     claim: tuple[int, int, int] | None = None   # (cards played, tricks claimed, DD there)
+    deal: str | None = None    # the deal (PBN), for a page that shows it
+    auction: tuple[str, ...] = ()
+    dealer: Seat | None = None
+    leader: Seat | None = None
+    played: tuple[Card, ...] = ()
+    trace: tuple[int, ...] = ()   # declarer's DD tricks before the play and after each card
 
     @property
     def claim_tricks(self) -> int:
@@ -136,7 +142,11 @@ class BoardReview:
                 "play_tricks": self.play_tricks,
                 "claim": None if self.claim is None else dict(zip(
                     ("after_cards", "claimed", "dd"), self.claim)),
-                "claim_tricks": self.claim_tricks, "notes": list(self.notes)}
+                "claim_tricks": self.claim_tricks, "notes": list(self.notes),
+                "deal": self.deal, "auction": list(self.auction),
+                "dealer": None if self.dealer is None else self.dealer.letter,
+                "leader": None if self.leader is None else self.leader.letter,
+                "played": [str(c) for c in self.played], "trace": list(self.trace)}
 
 
 def _seed(seed: int, game: pbn.Game, what: str) -> int:
@@ -176,10 +186,12 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
     mine_ns = seat.is_ns
     par_mine = None if par_result is None else (par_result.score if mine_ns
                                                 else -par_result.score)
+    calls = tuple(game.auction)
     if contract is None:
         return BoardReview(label, game.board, seat, "passed out", None, None, None,
                            None if par_result is None else str(par_result),
-                           0, par_mine, None, None)
+                           0, par_mine, None, None, deal=deal.to_pbn(), auction=calls,
+                           dealer=dealer)
     declarer = contract.declarer
     assert declarer is not None
     role = ("declarer" if seat == declarer else "dummy" if seat == declarer.partner
@@ -249,7 +261,9 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
             f"by {declarer.letter}")
     return BoardReview(label, game.board, seat, role, text, tricks, dd,
                        None if par_result is None else str(par_result), points, par_mine,
-                       lead, lead_seen, tuple(costly), tuple(notes), claim)
+                       lead, lead_seen, tuple(costly), tuple(notes), claim,
+                       deal=deal.to_pbn(), auction=calls, dealer=dealer, leader=leader,
+                       played=tuple(play), trace=tuple(ours))
 
 
 def review_boards(inputs: Inputs, player: str, *, seed: int,

@@ -113,4 +113,9 @@ class JsonWriter:
         self.out.write("\n")
 
 
-WRITERS: dict[str, Any] = {"text": TextWriter, "json": JsonWriter}
+def _html(out: TextIO) -> Any:
+    from .review_html import HtmlWriter  # the page's module only when asked for
+    return HtmlWriter(out)
+
+
+WRITERS: dict[str, Any] = {"text": TextWriter, "json": JsonWriter, "html": _html}

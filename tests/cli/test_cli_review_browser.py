@@ -1,0 +1,130 @@
+"""The review page (``ddsolver review --format html``) in a real browser: headless
+Chromium (driven over the DevTools pipe, as in test_cli_html_browser.py) opens it at a
+phone's width; every board is there, nothing is wider than the screen, every trick of
+every board is reached with the buttons and the arrow keys (one step shown at a time, the
+diagram holding the cards still to play), the numbers on the page are the JSON's, and
+without script every step and every trick is shown.
+
+Skipped where Chromium is not installed (``.ci/run`` installs it when it can).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from ddsfiles import real_lin_files
+
+from ddsolver import cli
+
+from .test_cli_html_browser import CHROMIUM, Chromium
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
+                                "(apt-get install chromium): the review page is not "
+                                "checked in a browser")
+
+PHONE = 390
+
+_PAGE = r"""(() => {
+  const shown = e => { for (let x = e; x; x = x.parentElement) {
+                         if (getComputedStyle(x).display === "none") return false; }
+                       return true; };
+  return {width: document.documentElement.clientWidth,
+          scrollWidth: document.documentElement.scrollWidth,
+          boards: [...document.querySelectorAll("section.board")].map(b => ({
+            title: b.querySelector("h2").textContent,
+            steps: b.querySelectorAll(".stepper .step").length,
+            shown: [...b.querySelectorAll(".stepper .step")].map(shown),
+            costly: b.querySelectorAll("table.tricks td.costly").length,
+            dd: [...b.querySelectorAll("table.tricks .dd")].map(e => +e.textContent),
+            rows: b.querySelectorAll("table.tricks tbody tr").length}))};
+})()"""
+
+
+def _step(index: int, action: str) -> str:
+    """Do ``action`` on board ``index``'s stepper (a button's class, or a key), then say
+    which steps are shown, what the caption says, and the cards in each hand."""
+    act = (f"box.querySelector('.{action}').click();" if action in
+           ("next", "prev", "first", "last") else
+           f"box.dispatchEvent(new KeyboardEvent('keydown', {{key: '{action}', "
+           "bubbles: true}));")
+    return f"""(() => {{
+      const box = document.querySelectorAll("section.board")[{index}]
+                          .querySelector(".stepper");
+      {act}
+      const steps = [...box.querySelectorAll(".step")];
+      const on = steps.filter(s => getComputedStyle(s).display !== "none");
+      const hands = on.length !== 1 ? [] : [...on[0].querySelectorAll(".hand")].map(h =>
+          [...h.querySelectorAll(".suit")].map(s => s.textContent.slice(1))
+              .join(" ").split(/\\s+/).filter(t => t && t !== "\\u2014").length);
+      return {{on: steps.map(s => getComputedStyle(s).display !== "none"),
+               where: box.querySelector(".where").textContent, hands: hands,
+               current: [...box.closest("section").querySelectorAll(
+                   "table.tricks tbody tr")].findIndex(r => r.classList.contains("current"))}};
+    }})()"""
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    assert CHROMIUM is not None
+    path = next(p for p in real_lin_files() if p.name == "test_vugraph.lin")
+    tmp = tmp_path_factory.mktemp("review")
+    html, js = tmp / "review.html", tmp / "review.json"
+    argv = ["review", str(path), "--player", "Liggins", "--seed", "1", "--samples", "20",
+            "-q"]
+    assert cli.main([*argv, "--format", "html", "-o", str(html)]) == 0
+    assert cli.main([*argv, "--format", "json", "-o", str(js)]) == 0
+    chromium = Chromium(CHROMIUM, tmp_path_factory.mktemp("chromium-profile"))
+    chromium.page("Emulation.setDeviceMetricsOverride", width=PHONE, height=800,
+                  deviceScaleFactor=2, mobile=True)
+    yield chromium, html, json.loads(js.read_text())
+    chromium.close()
+
+
+def test_every_board_and_its_numbers_at_a_phones_width(page):
+    browser, html, review = page
+    browser.open(html.as_uri())
+    shown = browser.evaluate(_PAGE)
+    assert shown["scrollWidth"] <= shown["width"], "the page is wider than a phone"
+    boards = review["boards"]
+    assert len(shown["boards"]) == len(boards)
+    for b, s in zip(boards, shown["boards"]):
+        assert b["label"] in s["title"]
+        tricks = len(b["played"]) // 4
+        assert s["steps"] == tricks + 1
+        assert s["shown"] == [True] + [False] * tricks     # the script shows one step
+        assert s["dd"] == b["trace"][1:]                    # DD after each card
+        assert s["costly"] == len(b["costly"])
+        assert s["rows"] == (len(b["played"]) + 3) // 4
+
+
+def test_every_trick_is_reached_with_the_buttons_and_the_keys(page):
+    browser, html, review = page
+    browser.open(html.as_uri())
+    for index, b in enumerate(review["boards"]):
+        tricks = len(b["played"]) // 4
+        for k in range(1, tricks + 1):
+            state = browser.evaluate(_step(index, "next"))
+            assert state["on"].index(True) == k and state["on"].count(True) == 1
+            assert state["where"] == f"after trick {k} of {tricks}"
+            assert state["hands"] == [13 - k] * 4       # the cards still to play
+            assert state["current"] == k - 1            # the trick's row marked
+        assert browser.evaluate(_step(index, "next"))["on"].index(True) == tricks  # stays
+        assert browser.evaluate(_step(index, "ArrowLeft"))["on"].index(True) == tricks - 1
+        assert browser.evaluate(_step(index, "ArrowRight"))["on"].index(True) == tricks
+        assert browser.evaluate(_step(index, "first"))["where"] == "before the lead"
+        assert browser.evaluate(_step(index, "prev"))["on"].index(True) == 0
+        assert browser.evaluate(_step(index, "last"))["on"].index(True) == tricks
+
+
+def test_without_script_every_step_and_trick_is_shown(page):
+    browser, html, review = page
+    browser.page("Emulation.setScriptExecutionDisabled", value=True)
+    try:
+        browser.open(html.as_uri())
+        shown = browser.evaluate(_PAGE)
+    finally:
+        browser.page("Emulation.setScriptExecutionDisabled", value=False)
+    for b, s in zip(review["boards"], shown["boards"]):
+        assert all(s["shown"]) and s["steps"] == len(b["played"]) // 4 + 1
+        assert s["rows"] == (len(b["played"]) + 3) // 4
