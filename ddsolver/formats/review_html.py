@@ -23,7 +23,7 @@ from cardgames.play import Position
 from cardgames.scoring import Contract
 
 from ..review import BoardReview, SessionSummary
-from .review import summary_text
+from .review_text import summary_text
 
 __all__ = ["HtmlWriter"]
 
