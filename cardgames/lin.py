@@ -50,6 +50,12 @@ __all__ = ["LINError", "LINReader", "load", "loads", "load_path", "looks_like_li
 
 #: The longest value the reader takes (a comment, a deal): longer is not a LIN file.
 MAX_VALUE = 1 << 16
+#: The most pairs a board may hold (a vugraph board with its commentary has a few hundred):
+#: a board that goes on past it is not one, and is dropped with an error.
+MAX_BOARD_PAIRS = 100_000
+#: The most lines in a row that hold no pair: past it the stream is not LIN, and the
+#: reading stops with an error (``yes | ddsolver table /dev/stdin`` must not run forever).
+MAX_BAD_LINES = 1_000
 
 _KEY = re.compile(r"[A-Za-z]{2}")
 #: Where a record starts in a hand-viewer link.
@@ -60,6 +66,8 @@ _VULNERABLE = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b":
 _CALL = re.compile(r"([1-7])([CDHSN])T?|P(?:ASS)?|D(?:BL)?|X|R(?:DBL)?|XX", re.IGNORECASE)
 _BOARD_IN_TEXT = re.compile(r"(?:board\s*)?(\d{1,6})\s*$", re.IGNORECASE)
 _ROOM = re.compile(r"([oc])\s*(\d{1,6})?", re.IGNORECASE)
+#: The scoring a vugraph header's third field names: IMPs, matchpoints (pairs), board-a-match.
+_SCORING = {"I": "IMP", "P": "MP", "B": "BAM"}
 
 
 class LINError(PBNError):
@@ -100,7 +108,12 @@ def _pairs(lines: Iterable[str], source: str | None) -> Iterator[_Pair | LINErro
     value: list[str] = []
     size = 0
     at = (0, 0)
+    bad = 0          # lines in a row that held no pair
     for number, raw in enumerate(lines, 1):
+        if bad > MAX_BAD_LINES:
+            yield LINError(f"no LIN pair in the last {MAX_BAD_LINES:,} lines: not a LIN "
+                           "file; the reading stops here", line=number - 1, source=source)
+            return
         line = raw.rstrip("\r\n")
         if number == 1:
             line = line.lstrip("\ufeff")
@@ -123,10 +136,13 @@ def _pairs(lines: Iterable[str], source: str | None) -> Iterator[_Pair | LINErro
                 word = line[i:bar] if bar >= 0 else line[i:]
                 if bar < 0 or not _KEY.fullmatch(word):
                     shown = word if len(word) <= 20 else word[:20] + "..."
-                    yield LINError(f"column {i + 1}: {shown!r} is not a LIN key (two "
-                                   "letters and a bar, as pn| or md|)", line=number,
-                                   source=source)
+                    bad += 1
+                    if bad <= MAX_BAD_LINES:
+                        yield LINError(f"column {i + 1}: {shown!r} is not a LIN key (two "
+                                       "letters and a bar, as pn| or md|)", line=number,
+                                       source=source)
                     break
+                bad = 0
                 key, at, value, size = word.lower(), (number, i + 1), [], 0
                 i = bar + 1
             bar = line.find("|", i)
@@ -176,6 +192,7 @@ class _Header:
     def __init__(self) -> None:
         self.event: str | None = None
         self.players: list[str] | None = None
+        self.scoring: str | None = None     # from vg|'s third field: I, P or B
 
 
 def _hand(text: str, where: _Pair, source: str | None) -> Hand | None:
@@ -320,6 +337,8 @@ def _game(board: _Board, header: _Header, source: str | None) -> Game:
         tags.append(Tag("Vulnerable", _VULNERABLE[v]))
     if deal is not None:
         tags.append(Tag("Deal", deal.to_pbn(dealer or Seat.NORTH)))
+    if header.scoring is not None:
+        tags.append(Tag("Scoring", header.scoring))
     calls: list[str] = []
     notes: list[str] = []
     for pair, explanation in board.calls:
@@ -405,15 +424,27 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
         except (CardgamesError, ValueError) as err:
             return LINError(str(err), line=b.line, source=source)
 
+    count = 0        # pairs of the board being read
     for pair in pairs:
         if isinstance(pair, LINError):
             yield pair
             continue
+        count += 1
+        if count > MAX_BOARD_PAIRS:
+            if count == MAX_BOARD_PAIRS + 1:
+                yield LINError(f"a board of more than {MAX_BOARD_PAIRS:,} pairs: not a "
+                               "board; dropped", line=board.line or pair.line, source=source)
+            if pair.key not in ("qx", "md"):
+                continue
+            board = _Board()
+            count = 1
         key = pair.key
         if key == "vg":
             fields = [f.strip() for f in pair.value.split(",")]
             title = ", ".join(f for f in fields[:2] if f)
             header.event = title or None
+            form = fields[2].upper() if len(fields) > 2 else ""
+            header.scoring = _SCORING.get(form)
             continue
         if key == "pn":
             names = [n.strip() for n in pair.value.split(",")]
@@ -433,6 +464,7 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
                 yield done
             players = board.players if board.deal is None and not board.cards else None
             board = _Board(line=pair.line, started=True, players=players)
+            count = 1
             if pending_players is not None:
                 board.players, pending_players = pending_players, None
         if pending_players is not None and key in ("md", "mb"):
@@ -442,6 +474,7 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
                 yield done
             board = _Board(line=pair.line, started=True, players=pending_players)
             pending_players = None
+            count = 1
         if key not in _BOARD_KEYS:
             continue
         if not board.started:

@@ -106,6 +106,7 @@ def test_players_rooms_alerts_claims_and_comments_of_a_vugraph_archive():
         "Crouch", "Hyett", "Liggins", "Wolfarth"]
     assert closed33.tag("South") == "Kovachev"
     assert open33.tag("Event") == "Schapiro Spring 4s, Final - EXTRA TIME"
+    assert open33.tag("Scoring") == "IMP"       # vg|...,I,...: teams
     assert open33.auction[:3] == ["1NT", "Pass", "2C"]
     notes = [t.value for t in open33.tags if t.name == "Note"]
     assert notes[0] == "1:14-16"
@@ -244,3 +245,43 @@ def test_to_lin_writes_notes_as_alerts_and_reads_back_the_same_board():
     assert (back.board, back.deal, back.auction, back.play, back.tag("Result")) == (
         game.board, game.deal, game.auction, game.play, "7")
     assert [t.value for t in back.tags if t.name == "Note"] == ["1:15-17", "2:Stayman"]
+
+
+def _records(n: int) -> str:          # n one-line hand records
+    return ("pn|a,b,c,d|st||md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|sv|o|"
+            "mb|1S|mb|p|mb|p|mb|p|pc|HA|pc|SA|pc|C2|pc|D2|mc|13|\n") * n
+
+
+def _commentary(n: int) -> str:       # one vugraph board with n comments
+    return "qx|o1|" + FULL + "".join(f"nt|comment {i}|pg||\n" for i in range(n))
+
+
+def _long_value(n: int) -> str:       # a value that runs over n lines
+    return "qx|o1|" + FULL + "nt|" + "more\n" * n + "|"
+
+
+@pytest.mark.parametrize("shape, n", [(_records, 1500), (_commentary, 6000),
+                                      (_long_value, 6000)],
+                         ids=["records", "commentary", "long-value"])
+def test_reading_time_grows_linearly(shape, n):
+    from timing import assert_linear, fastest
+
+    def seconds(k: int) -> float:
+        text = shape(k)
+        return fastest(lambda: list(lin.loads(text, strict=False)))
+    assert_linear(seconds, n)
+
+
+def test_text_without_pairs_or_a_board_without_end_stops_or_is_dropped():
+    def endless():
+        yield "qx|o1|" + FULL + "\n"
+        while True:
+            yield "y\n"
+    reader = lin.LINReader(endless(), strict=False, source="stdin")
+    assert [g.board for g in reader] == [1]
+    assert len(reader.errors) == lin.MAX_BAD_LINES + 1
+    assert "the reading stops" in str(reader.errors[-1])
+    many = ("qx|o1|" + FULL + "nt|x|" * (lin.MAX_BOARD_PAIRS + 5) + "\nqx|o2|" + FULL)
+    reader = lin.LINReader(iter(many.splitlines(keepends=True)), strict=False, source="s")
+    assert [g.board for g in reader] == [2]
+    assert len(reader.errors) == 1 and "more than 100,000 pairs" in str(reader.errors[0])
