@@ -16,8 +16,7 @@ duel.sqlite``)::
 
     python bench/duel_investigate.py duel.sqlite --first alphamu:2 --second pimc --seed 1
 
-The settings (worlds, defence) are read from the store's key; only plays stored under
-``--seed`` are used.
+Only the plays stored under the run's ``--seed``, ``--worlds`` and ``--defence`` are used.
 """
 
 from __future__ import annotations
@@ -51,10 +50,11 @@ def main() -> int:
     ap.add_argument("--second", default="pimc")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--worlds", type=int, default=20)
+    ap.add_argument("--defence", default="pimc", choices=("pimc", "dd"))
     args = ap.parse_args()
     con = sqlite3.connect(args.db)
     plays: dict[str, dict[str, dict]] = {}
-    prefix = f"seed={args.seed};worlds={args.worlds};"
+    prefix = f"seed={args.seed};worlds={args.worlds};defence={args.defence};"
     for deal, settings, method, play in con.execute(
             "select deal, settings, method, play from duel_plays"):
         if settings.startswith(prefix) and method in (args.first, args.second):
@@ -114,10 +114,12 @@ def main() -> int:
                                                            tuple(a[:i])).items()}
         ca, cb = str(a[i]), str(b[i])
         dd_cmp["=" if real[ca] == real[cb] else "<" if real[ca] < real[cb] else ">"] += 1
-        m2 = counts[2][ca] - counts[2][cb]
+        depth = int(args.first.split(":")[1]) if ":" in args.first else 1
+        mine = counts[min(depth, 4)][ca] - counts[min(depth, 4)][cb]
         m4 = counts[4][ca] - counts[4][cb]
-        deeper["M=4 margin smaller" if m4 < m2 else "M=4 margin as large"] += 1
-        deeper["M=4 ties or turns"] += m4 <= 0
+        deeper[f"margin at M=4 smaller than at M={depth}" if m4 < mine
+               else f"margin at M=4 as large as at M={depth}"] += 1
+        deeper["M=4 ties or prefers the other card"] += m4 <= 0
         won = p[args.first]["made"]
         print(f"{'won ' if won else 'lost'} parts at card {i:2d} ({13 - i // 4:2d} tricks "
               f"left) {seat.letter}: {args.first} {ca}, {args.second} {cb} | M2 "
