@@ -17,10 +17,12 @@ repairs this for declarer's side:
   other beats in every world.  At a Min node the fronts of the defenders' cards are
   combined world by world (each pair of vectors gives their minimum: declarer's strategy is
   one per card, the defenders' choice is per world); at a Max node they are pooled.
-* **Leaves**: once declarer's side has made ``depth`` (M) moves, each world is solved double
-  dummy by the core (:meth:`ddsolver.Solver.card_scores`).  With M = 1 this *is* PIMC; each
-  more move of declarer's that αμ looks through is one more decision he must make without
-  knowing the world.
+* **Leaves**: once declarer's side has made ``depth`` (M) moves, each world is asked double
+  dummy whether the contract still makes: one null-window search of the core per world
+  and move (:meth:`ddsolver.Solver.reaches_many`, the worlds of a node in one batch, each
+  world keeping its transposition table for the whole decision).  With M = 1 this *is*
+  PIMC; each more move of declarer's that αμ looks through is one more decision he must
+  make without knowing the world.
 
 A vector is a Python int, bit *i* set when the contract makes in world *i*, so the
 operations on fronts are integer ``&``, ``|`` and subset tests.
@@ -42,7 +44,9 @@ Optimisations of "Optimizing αμ" that pay here:
 
 Leaves are solved on ``jobs`` threads, one :class:`~ddsolver.Solver` each (the core releases
 the GIL).  The search itself is Python; its cost grows with the number of worlds times the
-number of defenders' cards it must try at each Min node, which is why M is small.
+number of defenders' cards it must try at each Min node.  Profiled (4 first-trick 3NT
+decisions at M = 3, 20 worlds): 95% of the time is in the leaves; mid-deal at M = 4 the
+Python side dominates, but such a decision takes about 0.04 s.
 """
 
 from __future__ import annotations
