@@ -44,12 +44,16 @@ from .hands import Deal, Hand
 from .pbn.game import Game, Tag, play_section
 from .pbn.lines import LazyFile
 from .pbn.reader import PBNReader
+from .play import Position
+from .scoring import Contract
 
 __all__ = ["LINError", "LINReader", "load", "loads", "load_path", "looks_like_lin",
            "open_games", "to_lin", "dumps"]
 
 #: The longest value the reader takes (a comment, a deal): longer is not a LIN file.
 MAX_VALUE = 1 << 16
+#: The longest line: past it the stream is not text, and the reading stops.
+MAX_LINE = 1 << 20
 #: The most pairs a board may hold (a vugraph board with its commentary has a few hundred):
 #: a board that goes on past it is not one, and is dropped with an error.
 MAX_BOARD_PAIRS = 100_000
@@ -68,6 +72,7 @@ _BOARD_IN_TEXT = re.compile(r"(?:board\s*)?(\d{1,6})\s*$", re.IGNORECASE)
 _ROOM = re.compile(r"([oc])\s*(\d{1,6})?", re.IGNORECASE)
 #: The scoring a vugraph header's third field names: IMPs, matchpoints (pairs), board-a-match.
 _SCORING = {"I": "IMP", "P": "MP", "B": "BAM"}
+_DIGITS = re.compile(r"[0-9]{1,3}")
 
 
 class LINError(PBNError):
@@ -114,6 +119,10 @@ def _pairs(lines: Iterable[str], source: str | None) -> Iterator[_Pair | LINErro
             yield LINError(f"no LIN pair in the last {MAX_BAD_LINES:,} lines: not a LIN "
                            "file; the reading stops here", line=number - 1, source=source)
             return
+        if len(raw) > MAX_LINE:
+            yield LINError(f"a line longer than {MAX_LINE:,} characters: not a LIN file; "
+                           "the reading stops here", line=number, source=source)
+            return
         line = raw.rstrip("\r\n")
         if number == 1:
             line = line.lstrip("\ufeff")
@@ -151,7 +160,12 @@ def _pairs(lines: Iterable[str], source: str | None) -> Iterator[_Pair | LINErro
                 size += n - i
                 break
             value.append(line[i:bar])
-            yield _Pair(key, "".join(value), *at)
+            if size + bar - i > MAX_VALUE:
+                yield LINError(f"column {at[1]}: the value of {key}| is longer than "
+                               f"{MAX_VALUE:,} characters: left out", line=at[0],
+                               source=source)
+            else:
+                yield _Pair(key, "".join(value), *at)
             key = None
             i = bar + 1
         if key is not None:
@@ -183,6 +197,11 @@ class _Board:
     comments: list[str] = field(default_factory=list)
     heading: str | None = None     # ah|Board 3|
     started: bool = False          # a key that belongs to a board was seen
+    # What the archive's header said when the board began (a later vg| or pn| is for the
+    # boards after it).
+    event: str | None = None
+    scoring: str | None = None
+    header_players: list[str] | None = None
 
 
 class _Header:
@@ -298,11 +317,24 @@ def _card(pair: _Pair, source: str | None) -> Card:
                      source) from None
 
 
-def _game(board: _Board, header: _Header, source: str | None) -> Game:
-    """The board as a PBN game."""
+def _digits(text: str) -> int | None:
+    """A whole number written in ASCII digits, or None (``"²"`` is no number)."""
+    text = text.strip()
+    return int(text) if _DIGITS.fullmatch(text) else None
+
+
+def _game(board: _Board, source: str | None) -> tuple[Game, list[LINError]]:
+    """The board as a PBN game, and what had to be left out of it (each a
+    :class:`LINError` at its place): an auction that does not read (the auction, the
+    contract and the play are left out), a card that does not read or breaks the rules
+    (the play is), a claim the play cannot have (the result is), a bad vulnerability.
+
+    :raises LINError: for a deal that does not read: nothing is left of the board.
+    """
+    left_out: list[LINError] = []
     tags: list[Tag] = []
-    if header.event:
-        tags.append(Tag("Event", _flat(header.event)))
+    if board.event:
+        tags.append(Tag("Event", _flat(board.event)))
     number = board.number
     if number is None and board.heading:
         m = _BOARD_IN_TEXT.search(board.heading)
@@ -312,9 +344,10 @@ def _game(board: _Board, header: _Header, source: str | None) -> Game:
     if board.room is not None:
         tags.append(Tag("Room", "Open" if board.room == "o" else "Closed"))
     players = board.players
-    if players is None and header.players is not None:
-        offset = 4 if board.room == "c" and len(header.players) >= 8 else 0
-        players = header.players[offset:offset + 4]
+    both = board.header_players
+    if players is None and both is not None:
+        offset = 4 if board.room == "c" and len(both) >= 8 else 0
+        players = both[offset:offset + 4]
     if players:
         named = dict(zip(_LIN_SEATS, players))
         for seat in (Seat.WEST, Seat.NORTH, Seat.EAST, Seat.SOUTH):
@@ -331,75 +364,127 @@ def _game(board: _Board, header: _Header, source: str | None) -> Game:
         tags.append(Tag("Dealer", dealer.letter))
     if board.vulnerable is not None:
         v = board.vulnerable.value.strip().lower()
-        if v not in _VULNERABLE:
-            raise _error(board.vulnerable, "vulnerability is o, n, e or b (0 or - for none)",
-                         source)
-        tags.append(Tag("Vulnerable", _VULNERABLE[v]))
+        if v in _VULNERABLE:
+            tags.append(Tag("Vulnerable", _VULNERABLE[v]))
+        else:
+            left_out.append(_error(board.vulnerable, "vulnerability is o, n, e or b (0 or "
+                                   "- for none): left out", source))
     if deal is not None:
         tags.append(Tag("Deal", deal.to_pbn(dealer or Seat.NORTH)))
-    if header.scoring is not None:
-        tags.append(Tag("Scoring", header.scoring))
-    calls: list[str] = []
-    notes: list[str] = []
-    for pair, explanation in board.calls:
-        call, alerted = _call(pair, source)
-        if alerted or explanation is not None:
-            text = _flat(explanation or "") or "alerted"
-            notes.append(text)
-            call += f" ={len(notes)}="
-        calls.append(call)
-    strain_seat: tuple[str, Seat | None] | None = None
-    if calls:
-        if dealer is None:
-            raise _error(board.calls[0][0], "an auction without a dealer (md| gives none "
-                         "and the board has no number)", source)
-        try:
-            auction = Auction.parse(" ".join(c.split(" =")[0] for c in calls), dealer=dealer)
-        except CardgamesError as err:
-            raise _error(board.calls[0][0], f"the auction does not read: {err}",
-                         source) from None
-        if auction.is_complete:
-            contract = auction.contract
-            if contract is None:
-                strain_seat = ("Pass", None)
-            else:
-                strain_seat = (f"{contract.level}{contract.strain.letter}"
-                               f"{'X' * contract.doubled}", auction.declarer)
-    if strain_seat is not None:
-        text, declarer = strain_seat
+    if board.scoring is not None:
+        tags.append(Tag("Scoring", board.scoring))
+    calls, notes, auction = _auction(board, dealer, source, left_out)
+    contract = None if auction is None or not auction.is_complete else auction.contract
+    declarer = None if contract is None else auction.declarer  # type: ignore[union-attr]
+    if auction is not None and auction.is_complete:
+        text = "Pass" if contract is None else (
+            f"{contract.level}{contract.strain.letter}{'X' * contract.doubled}")
         if declarer is not None:
             tags.append(Tag("Declarer", declarer.letter))
         tags.append(Tag("Contract", text))
-    if board.claim is not None:
-        claimed = board.claim.value.strip()
-        if not claimed.isdigit() or int(claimed) > 13:
-            raise _error(board.claim, "a claim is declarer's tricks in all, 0 to 13", source)
-        tags.append(Tag("Result", str(int(claimed))))
+    cards = _play(board, deal, contract, declarer, source, left_out)
+    if board.claim is not None and cards is not None:
+        claimed = _digits(board.claim.value)
+        assert contract is not None and declarer is not None and deal is not None
+        pos = Position(deal, contract.strain, declarer.lho, cards)
+        won = pos.tricks_won(declarer)
+        left = deal.cards_per_hand - len(cards) // 4
+        if claimed is None or not won <= claimed <= won + left:
+            left_out.append(_error(board.claim, f"a claim is declarer's tricks in all, "
+                                   f"{won} to {won + left} after this play: the result is "
+                                   "left out", source))
+        else:
+            tags.append(Tag("Result", str(claimed)))
     if calls:
         rows = [" ".join(calls[i:i + 4]) for i in range(0, len(calls), 4)]
         assert dealer is not None
         tags.append(Tag("Auction", dealer.letter, section=tuple(rows)))
-        for k, text in enumerate(notes, 1):
-            tags.append(Tag("Note", f"{k}:{text}"))
-    if board.cards:
-        if strain_seat is None or strain_seat[1] is None:
-            raise _error(board.cards[0], "cards played without a contract (the auction "
-                         "is missing or unfinished)", source)
-        declarer = strain_seat[1]
-        strain = strain_seat[0][1]
-        cards = [_card(p, source) for p in board.cards]
-        seen: set[Card] = set()
-        for p, c in zip(board.cards, cards):
-            if c in seen:
-                raise _error(p, f"{c} is played twice", source)
-            seen.add(c)
+        for k, note in enumerate(notes, 1):
+            tags.append(Tag("Note", f"{k}:{note}"))
+    if cards and declarer is not None:
         tags.append(Tag("Play", declarer.lho.letter,
-                        section=(*play_section(cards, declarer.lho, strain), "*")))
+                        section=(*play_section(cards, declarer.lho, contract.strain),  # type: ignore[union-attr]
+                                 "*")))
     comments = tuple("{" + _flat(c).replace("{", "(").replace("}", ")") + "}"
                      for c in board.comments if c.strip())
     game = Game(tags, trailing_comments=comments, line=board.line, source=source)
     game.validate()
-    return game
+    return game, left_out
+
+
+def _auction(board: _Board, dealer: Seat | None, source: str | None,
+             left_out: list[LINError]) -> tuple[list[str], list[str], Auction | None]:
+    """The board's calls as PBN writes them (alerts as note references), the notes' texts,
+    and the auction (None when there is none, or it does not read: then it is left out,
+    said in ``left_out`` at the call at fault)."""
+    if not board.calls:
+        return [], [], None
+    calls: list[str] = []
+    notes: list[str] = []
+    for pair, explanation in board.calls:
+        try:
+            call, alerted = _call(pair, source)
+        except LINError as err:
+            left_out.append(LINError(f"{err.reason}: the auction and play are left out",
+                                     line=err.line, source=source))
+            return [], [], None
+        if alerted or explanation is not None:
+            notes.append(_flat(explanation or "") or "alerted")
+            call += f" ={len(notes)}="
+        calls.append(call)
+    if dealer is None:
+        left_out.append(_error(board.calls[0][0], "an auction without a dealer (md| gives "
+                               "none and the board has no number): the auction and play are "
+                               "left out", source))
+        return [], [], None
+    bare = [c.split(" =")[0] for c in calls]
+    try:
+        return calls, notes, Auction.parse(" ".join(bare), dealer=dealer)
+    except CardgamesError as err:
+        # The call at fault: the first whose auction so far does not read.
+        at = next((k for k in range(1, len(bare) + 1) if not _reads(bare[:k], dealer)),
+                  len(bare))
+        left_out.append(_error(board.calls[at - 1][0], f"the auction does not read "
+                               f"({err}): the auction and play are left out", source))
+        return [], [], None
+
+
+def _reads(calls: list[str], dealer: Seat) -> bool:
+    try:
+        Auction.parse(" ".join(calls), dealer=dealer)
+        return True
+    except CardgamesError:
+        return False
+
+
+def _play(board: _Board, deal: Deal | None, contract: Contract | None,
+          declarer: Seat | None, source: str | None,
+          left_out: list[LINError]) -> list[Card] | None:
+    """The cards played, checked by the rules; None (said in ``left_out``) when the
+    play must be left out: no contract to play, or a card that does not read or breaks
+    the rules."""
+    if not board.cards:
+        return [] if contract is not None and deal is not None else None
+    if contract is None or declarer is None or deal is None:
+        left_out.append(_error(board.cards[0], "cards played without a contract (the "
+                               "auction is missing, unfinished or left out): the play is "
+                               "left out", source))
+        return None
+    pos = Position(deal, contract.strain, declarer.lho)
+    cards: list[Card] = []
+    for pair in board.cards:
+        try:
+            card = _card(pair, source)
+            pos.play(card)
+        except LINError as err:
+            left_out.append(LINError(f"{err.reason}: the play is left out", line=err.line,
+                                     source=source))
+            return None
+        except CardgamesError as err:
+            left_out.append(_error(pair, f"{err}: the play is left out", source))
+            return None
+        cards.append(card)
+    return cards
 
 
 _BOARD_KEYS = frozenset({"md", "sv", "mb", "an", "pc", "mc", "ah", "rh", "st", "pg", "nt",
@@ -409,20 +494,34 @@ _BOARD_KEYS = frozenset({"md", "sv", "mb", "an", "pc", "mc", "ah", "rh", "st", "
 def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             ) -> Iterator[Game | LINError]:
     """The games of a stream of pairs, in order; an error in place of a board that does
-    not read (or of text that is not a pair)."""
+    not read (or of text that is not a pair), and before a board kept without part of
+    it, what was left out."""
     header = _Header()
     board = _Board()
-    pending_players: list[str] | None = None
 
-    def finish(b: _Board) -> Game | LINError | None:
+    def start(b: _Board, line: int) -> None:
+        """A board begins: what the archive's header says now is its own."""
+        if not b.started:
+            b.started, b.line = True, line
+            b.event, b.scoring, b.header_players = (header.event, header.scoring,
+                                                    header.players)
+
+    def finish(b: _Board) -> Iterator[Game | LINError]:
         if b.deal is None and not b.calls and not b.cards:
-            return None            # nothing but a heading or players: not a board
+            return                 # nothing but a heading or players: not a board
         try:
-            return _game(b, header, source)
+            game, left_out = _game(b, source)
         except LINError as err:
-            return err
+            yield err
+            return
         except (CardgamesError, ValueError) as err:
-            return LINError(str(err), line=b.line, source=source)
+            yield LINError(str(err), line=b.line, source=source)
+            return
+        yield from left_out
+        yield game
+
+    def begun(b: _Board) -> bool:
+        return b.deal is not None or bool(b.calls) or bool(b.cards) or b.claim is not None
 
     count = 0        # pairs of the board being read
     for pair in pairs:
@@ -434,10 +533,9 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             if count == MAX_BOARD_PAIRS + 1:
                 yield LINError(f"a board of more than {MAX_BOARD_PAIRS:,} pairs: not a "
                                "board; dropped", line=board.line or pair.line, source=source)
-            if pair.key not in ("qx", "md"):
+            if pair.key not in ("qx", "md", "pn"):
                 continue
-            board = _Board()
-            count = 1
+            board, count = _Board(), 1
         key = pair.key
         if key == "vg":
             fields = [f.strip() for f in pair.value.split(",")]
@@ -451,35 +549,27 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             if len(names) >= 8:              # both rooms' players, for the boards after
                 header.players = names
                 continue
-            if board.deal is not None:
-                pending_players = names      # the next board's players
-            else:
-                board.players = names
-                board.started = True
-                board.line = board.line or pair.line
+            # A record's players open the next board: after a board's auction or play, or
+            # at the start of a line after its deal (hand records, a board a line); after
+            # a deal on the same line they are the board's own.
+            if (board.calls or board.cards or board.claim is not None
+                    or (board.deal is not None and pair.column == 1)):
+                yield from finish(board)
+                board, count = _Board(), 1
+            start(board, pair.line)
+            board.players = names
             continue
         if key == "qx" or (key == "md" and board.deal is not None):
-            done = finish(board)
-            if done is not None:
-                yield done
-            players = board.players if board.deal is None and not board.cards else None
-            board = _Board(line=pair.line, started=True, players=players)
-            count = 1
-            if pending_players is not None:
-                board.players, pending_players = pending_players, None
-        if pending_players is not None and key in ("md", "mb"):
-            # One-line records: pn| after the last board's play opens the next board.
-            done = finish(board)
-            if done is not None:
-                yield done
-            board = _Board(line=pair.line, started=True, players=pending_players)
-            pending_players = None
-            count = 1
+            # A new board; players given just before its qx| are its own.
+            players = None if begun(board) else board.players
+            line = board.line if players is not None else pair.line
+            yield from finish(board)
+            board, count = _Board(), 1
+            start(board, line)
+            board.players = players
         if key not in _BOARD_KEYS:
             continue
-        if not board.started:
-            board.line = pair.line
-            board.started = True
+        start(board, pair.line)
         if key == "qx":
             m = _ROOM.match(pair.value.strip())
             if m:
@@ -499,7 +589,7 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             board.heading = pair.value
         elif key == "mb":
             if board.cards or board.claim:
-                yield _error(pair, "a call after the play began", source)
+                yield _error(pair, "a call after the play began: left out", source)
                 continue
             board.calls.append((pair, None))
         elif key == "an":
@@ -513,9 +603,7 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             board.claim = pair
         elif key == "nt":
             board.comments.append(pair.value)
-    done = finish(board)
-    if done is not None:
-        yield done
+    yield from finish(board)
 
 
 # ---- the reader --------------------------------------------------------------------------
@@ -636,17 +724,35 @@ class _Peeked:
 
 
 def _lines_of(source: _Peeked) -> Iterator[bytes]:
-    rest = b""
+    """The stream's lines, each with its line end; a line longer than :data:`MAX_LINE` is
+    cut there (its tail is skipped), and the reader stops at it (not a LIN file)."""
+    parts: list[bytes] = []
+    size = 0
+    skipping = False
     while True:
         piece = source.read(1 << 16)
         if not piece:
             break
-        parts = (rest + piece).split(b"\n")
-        rest = parts.pop()
-        for part in parts:
-            yield part + b"\n"
-    if rest:
-        yield rest
+        start = 0
+        while True:
+            end = piece.find(b"\n", start)
+            chunk = piece[start:] if end < 0 else piece[start:end + 1]
+            if not skipping:
+                parts.append(chunk)
+                size += len(chunk)
+                if size > MAX_LINE:
+                    yield b"".join(parts)[:MAX_LINE + 1]
+                    parts, size, skipping = [], 0, True
+            if end < 0:
+                break
+            if skipping:
+                skipping = False
+            elif parts:
+                yield b"".join(parts)
+                parts, size = [], 0
+            start = end + 1
+    if parts:
+        yield b"".join(parts)
 
 
 def open_games(path: str | PathLike[str], *, strict: bool = True, validate: bool = True,
@@ -661,7 +767,7 @@ def open_games(path: str | PathLike[str], *, strict: bool = True, validate: bool
     """
     file = _Peeked(path)
     head = file.peek(1 << 14)
-    if looks_like_lin(head.decode("latin-1")):
+    if looks_like_lin(head.removeprefix(b"\xef\xbb\xbf").decode("latin-1")):
         return LINReader(_decoded(_lines_of(file)), strict=strict, source=str(path),
                          on_error=on_error, _closing=file)
     return PBNReader(file, strict=strict, source=str(path), validate=validate,
@@ -746,7 +852,8 @@ def to_lin(game: Game, *, play: bool = True) -> str:
     if room in ("open", "closed"):
         out.append(f"qx|{room[0]}{'' if board is None else board}|")
     names = [_lin_value(game.tag(s.name.title()) or "") for s in _LIN_SEATS]
-    names = ["" if n == "?" else n for n in names]   # PBN's unknown
+    # PBN's unknown "?" is no name; a comma would part a name in two.
+    names = ["" if n == "?" else n.replace(",", " ") for n in names]
     if any(names):
         out.append(f"pn|{','.join(names)}|")
     out.append("st||")
@@ -774,9 +881,9 @@ def to_lin(game: Game, *, play: bool = True) -> str:
         out.append(f"pc|{card}|")
         if k % 4 == 3:
             out.append("pg||")
-    result = game.tag("Result") if play else None
-    if result is not None and result.strip().isdigit():
-        out.append(f"mc|{int(result)}|")
+    result = _digits(game.tag("Result") or "") if play else None
+    if result is not None:
+        out.append(f"mc|{result}|")
     for comment in game.trailing_comments:
         text = comment.strip()
         if text.startswith("{") and text.endswith("}"):

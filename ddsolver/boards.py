@@ -206,7 +206,8 @@ class Inputs:
 
             def on_error(err: PBNError) -> None:
                 message = str(err)
-                if self.keep_unsolvable and err.raw is None:
+                if self.keep_unsolvable and err.raw is None and not isinstance(
+                        err, lin.LINError):
                     message += " (no empty line ends this game: too long to copy, left out)"
                 self.report(message)
                 skipped.append(err)

@@ -20,6 +20,7 @@ where the most was lost.  A board that cannot be reviewed is reported and skippe
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -205,11 +206,12 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
         ours = [deal.cards_per_hand - t for t in ours]
     complete = len(play) == 4 * deal.cards_per_hand
     result_tag = game.tag("Result")
-    tricks = (ours[-1] if complete else
-              int(result_tag) if result_tag and result_tag.strip().isdigit() else None)
+    recorded = (int(result_tag.strip()) if result_tag and re.fullmatch(
+        r"[0-9]{1,2}", result_tag.strip()) else None)
+    tricks = ours[-1] if complete else recorded
     dd = ours[0]
     claim = None
-    if not complete and tricks is not None:
+    if play and not complete and tricks is not None:   # a Result without a play: no claim
         claim = (len(play), tricks, ours[-1])
     points = None
     if tricks is not None:

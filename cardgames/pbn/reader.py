@@ -212,8 +212,8 @@ def _before_first_tag(text: str) -> str:
     """The reason for text where a game's first tag should be: a LIN record (BBO's
     format, which this reader does not read) is named as such."""
     if _LIN.match(text):
-        return ("a LIN record (BBO's format: pn|, md|, mb|, pc|), not PBN: LIN files are "
-                "not read yet")
+        return ("a LIN record (BBO's format: pn|, md|, mb|, pc|), not PBN: read it with "
+                "cardgames.lin (the ddsolver commands tell the two apart by content)")
     return "section data before the first tag of the game"
 
 

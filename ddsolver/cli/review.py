@@ -7,6 +7,7 @@ files (BBO's), told apart by content."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from contextlib import ExitStack
 from typing import Any
@@ -85,7 +86,7 @@ def add_parser(commands: argparse._SubParsersAction,
 def _seed(text: str | None) -> tuple[int, bool]:
     if text is None:
         return draw_seed(), True
-    if not text.strip().isdigit():
+    if not re.fullmatch(r"[0-9]+", text.strip()):
         raise UsageError(f"--seed must be a whole number 0 or more, got {text!r}")
     return int(text), False
 

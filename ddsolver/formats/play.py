@@ -8,6 +8,7 @@ take the boards one at a time between ``begin()`` and ``end()``, so a large file
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, TextIO
 
 from cardgames import pbn
@@ -20,10 +21,8 @@ __all__ = ["record", "board_text", "TextWriter", "JsonWriter", "WRITERS"]
 
 
 def _result_tag(game: pbn.Game) -> int | None:
-    value = game.tag("Result")
-    if value is None or not value.strip().isdigit():
-        return None
-    return int(value)
+    value = (game.tag("Result") or "").strip()
+    return int(value) if re.fullmatch(r"[0-9]{1,2}", value) else None
 
 
 def record(board: PlayedBoard, analysis: PlayAnalysis) -> dict[str, Any]:

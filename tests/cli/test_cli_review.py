@@ -100,3 +100,21 @@ def test_a_costly_card_that_was_a_mistake_from_the_players_seat_too(run_cli, tmp
 def test_bad_input(run_cli, argv, status, message):
     got, out, err = run_cli("review", _vugraph(), *argv, "-q")
     assert got == status and message in err and "Traceback" not in err
+
+
+def test_a_result_without_a_play_is_no_claim_and_odd_digits_are_no_number(run_cli, tmp_path):
+    deal = ('[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. '
+            '...AKQJT98765432"]\n')
+    path = tmp_path / "r.pbn"
+    path.write_text('[Board "1"]\n[South "sam"]\n[Dealer "N"]\n[Vulnerable "None"]\n' + deal +
+                    '[Contract "1S"]\n[Declarer "N"]\n[Result "7"]\n\n'
+                    '[Board "2"]\n[South "sam"]\n[Dealer "E"]\n[Vulnerable "None"]\n' + deal +
+                    '[Contract "1S"]\n[Declarer "N"]\n[Result "\u00b2"]\n')
+    status, out, err = run_cli("review", path, "--player", "sam", "--seed", "1",
+                               "--format", "json", "-q")
+    assert status == 0 and "Traceback" not in err
+    one, two = json.loads(out)["boards"]
+    assert one["claim"] is None and one["tricks"] == 7 and one["claim_tricks"] == 0
+    assert two["tricks"] is None
+    status, _, err = run_cli("review", path, "--player", "sam", "--seed", "\u00b2", "-q")
+    assert status == 2 and "--seed must be" in err

@@ -148,10 +148,10 @@ def test_quirks_of_the_writers(record, check):
 def test_values_across_lines_comment_lines_links_and_a_claim_mid_trick():
     text = ("% a converter's header\n%\n"
             "pn|S1,W1,N1,E1|md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432|sv|o\n"
-            "|mb|7S|mb|p|mb|p|mb|p|pg||\npc|hA|pc|cA|pc|H2|pc|D2|pg||\npc|c2|mc|13|\n")
+            "|mb|7S|mb|p|mb|p|mb|p|pg||\npc|cA|pc|s2|pc|H2|pc|D2|pg||\npc|sA|mc|13|\n")
     (game,) = list(lin.loads(text))
     assert game.vulnerable == "none" and game.contract == "7S" and game.declarer == Seat.NORTH
-    assert [str(c) for c in game.play] == ["HA", "CA", "H2", "D2", "C2"]
+    assert [str(c) for c in game.play] == ["CA", "S2", "H2", "D2", "SA"]
     assert game.tag("Result") == "13" and game.tag("North") == "N1" and game.line == 3
     url = ("https://www.bridgebase.com/tools/handviewer.html?lin=pn%7Cx,y,z,w%7Cmd%7C3"
            "SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,%7Csv%7Cb%7C")
@@ -163,19 +163,12 @@ def test_values_across_lines_comment_lines_links_and_a_claim_mid_trick():
 
 @pytest.mark.parametrize("bad, reason", [
     ("md|3SAKQJT98765432,HAKQJT98765432,DAKQJT9876543Z,|", "is not a rank"),
-    ("md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,CAKQJT98765432,SA|", "five hands"
-     if False else "a deal has four"),
+    ("md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,CAKQJT98765432,SA|",
+     "a deal has four"),
     ("md|7SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|", "dealer is 1"),
     ("md|3SAAKQJT9876543,HAKQJT98765432,DAKQJT98765432,|", "twice"),
-    (FULL + "sv|q|", "vulnerability"),
-    (FULL + "mb|1S|mb|8N|", "not a call"),
-    (FULL + "mb|1S|mb|1C|mb|p|mb|p|mb|p|", "does not read"),
-    (FULL + "mb|1S|mb|p|mb|p|mb|p|pc|SZ|", "not a card"),
-    (FULL + "mb|1S|mb|p|mb|p|mb|p|pc|D2|pc|D2|", "played twice"),
-    (FULL + "pc|D2|", "without a contract"),
-    (FULL + "mb|1S|mb|p|mb|p|mb|p|mc|14|", "0 to 13"),
 ])
-def test_a_bad_board_is_an_error_at_its_line_and_column_and_the_rest_is_read(bad, reason):
+def test_a_board_whose_deal_does_not_read_is_an_error_and_the_rest_is_read(bad, reason):
     good = "qx|o1|" + FULL + "sv|o|"
     text = good + "\n" + "qx|o2|" + bad + "\n" + good.replace("o1", "o3") + "\n"
     with pytest.raises(lin.LINError, match=reason) as info:
@@ -185,6 +178,60 @@ def test_a_bad_board_is_an_error_at_its_line_and_column_and_the_rest_is_read(bad
     games = list(lin.loads(text, source="f.lin", strict=False, on_error=errors.append))
     assert [g.board for g in games] == [1, 3]
     assert len(errors) == 1 and errors[0].line == 2
+
+
+@pytest.mark.parametrize("bad, reason, kept", [
+    (FULL + "sv|q|", r"column 71: sv\|q\|: vulnerability", "deal"),
+    (FULL + "mb|1S|mb|8N|", r"column 77: mb\|8N\|: not a call", "deal"),
+    # the call at fault, not the first
+    (FULL + "mb|1S|mb|1C|mb|p|mb|p|mb|p|", r"column 77: mb\|1C\|: the auction does not read",
+     "deal"),
+    (FULL + "mb|1S|mb|p|mb|p|mb|p|pc|SZ|", r"column 92: pc\|SZ\|: not a card", "auction"),
+    (FULL + "mb|1S|mb|p|mb|p|mb|p|pc|H2|pc|H2|", "already been played", "auction"),
+    (FULL + "mb|1S|mb|p|mb|p|mb|p|pc|D2|", "cannot play D2", "auction"),
+    (FULL + "pc|D2|", "without a contract", "deal"),
+    (FULL + "mb|1S|mb|p|mb|p|mb|p|mc|14|", "0 to 13", "play"),
+    (FULL + "mb|1S|mb|p|mb|p|mb|p|mc|²|", "0 to 13", "play"),
+])
+def test_what_does_not_read_is_left_out_said_at_its_column(bad, reason, kept):
+    """A board keeps what reads -- the deal always, the auction if it reads, the play if it
+    follows the rules -- and the rest is an error at its column (the board still counts
+    as not read whole: exit status 1 in the commands)."""
+    good = "qx|o1|" + FULL + "sv|o|"
+    text = good + "\n" + "qx|o2|" + bad + "\n" + good.replace("o1", "o3") + "\n"
+    with pytest.raises(lin.LINError, match=reason):
+        list(lin.loads(text, source="f.lin"))
+    errors: list = []
+    games = list(lin.loads(text, source="f.lin", strict=False, on_error=errors.append))
+    assert [g.board for g in games] == [1, 2, 3]
+    assert len(errors) == 1 and errors[0].line == 2 and "left out" in str(errors[0])
+    board = games[1]
+    assert board.deal is not None and board.deal.is_complete
+    assert bool(board.auction) == (kept in ("auction", "play"))
+    assert bool(board.play) == (kept == "play" and "pc|" in bad)
+    assert board.tag("Result") is None
+
+
+def test_pairs_before_a_records_deal_belong_to_its_board():
+    # One-line records whose pn|, sv| and ah| come before md| (and a deal-only record).
+    text = ("pn|a,b,c,d|st||sv|n|ah|Board 5|" + FULL + "mb|p|mb|p|mb|p|mb|p|\n"
+            "pn|e,f,g,h|st||sv|b|ah|Board 6|" + FULL + "\n"
+            "qx|o7|" + FULL + "pn|i,j,k,l|sv|e|mb|1S|mb|p|mb|p|mb|p|\n")
+    games = list(lin.loads(text))
+    assert [(g.board, g.vulnerable, g.tag("South")) for g in games] == [
+        (5, "ns", "a"), (6, "both", "e"), (7, "ew", "i")]
+    assert games[2].contract == "1S"
+
+
+def test_a_new_header_is_for_the_boards_after_it():
+    text = ("vg|Event A,Seg 1,I,1,2,X,0,Y,0|pn|a,b,c,d,e,f,g,h|qx|o1|" + FULL +
+            "mb|p|mb|p|mb|p|mb|p|\nvg|Event B,Seg 2,P,1,2,X,0,Y,0|pn|A,B,C,D,E,F,G,H|\n"
+            "qx|o2|" + FULL + "\n")
+    one, two = list(lin.loads(text))
+    assert (one.tag("Event"), one.tag("Scoring"), one.tag("South")) == (
+        "Event A, Seg 1", "IMP", "a")
+    assert (two.tag("Event"), two.tag("Scoring"), two.tag("South")) == (
+        "Event B, Seg 2", "MP", "A")
 
 
 def test_text_that_is_not_a_pair_is_an_error_where_it_stands():
@@ -237,7 +284,7 @@ def test_to_lin_writes_notes_as_alerts_and_reads_back_the_same_board():
         '[Board "5"]\n[West "?"]\n[North "n|1"]\n[Dealer "N"]\n[Vulnerable "EW"]\n'
         '[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n'
         '[Auction "N"]\n1NT =1= Pass 2C =2= Pass\n2D Pass Pass Pass\n'
-        '[Note "1:15-17"]\n[Note "2:Stayman"]\n[Play "E"]\nH2 D3 HA S2\n*\n[Result "7"]\n')
+        '[Note "1:15-17"]\n[Note "2:Stayman"]\n[Play "E"]\nH2 D3 C2 S2\n*\n[Result "7"]\n')
     record = lin.to_lin(game)
     assert "mb|1N!|an|15-17|mb|p|mb|2C!|an|Stayman|" in record
     assert "pn|,,n/1,|" in record and "mc|7|" in record and "sv|e|" in record
@@ -285,3 +332,28 @@ def test_text_without_pairs_or_a_board_without_end_stops_or_is_dropped():
     reader = lin.LINReader(iter(many.splitlines(keepends=True)), strict=False, source="s")
     assert [g.board for g in reader] == [2]
     assert len(reader.errors) == 1 and "more than 100,000 pairs" in str(reader.errors[0])
+
+
+def test_a_bom_a_long_line_and_a_long_value(tmp_path):
+    bom = tmp_path / "bom.lin"
+    bom.write_bytes(b"\xef\xbb\xbfpn|a,b,c,d|st||" + FULL.encode() + b"\n")
+    with lin.open_games(bom) as reader:
+        assert isinstance(reader, lin.LINReader) and [g.tag("South") for g in reader] == ["a"]
+    long = tmp_path / "long.lin"
+    long.write_bytes(b"pn|" + b"x" * (lin.MAX_LINE + 10) + b"\n" + b"qx|o1|" + FULL.encode())
+    errors: list = []
+    with lin.open_games(long, strict=False, on_error=errors.append) as reader:
+        assert list(reader) == []
+    assert len(errors) == 1 and "longer than 1,048,576" in str(errors[0])
+    errors = []
+    games = list(lin.loads("qx|o1|nt|" + "x" * (lin.MAX_VALUE + 1) + "|" + FULL,
+                           strict=False, on_error=errors.append))
+    assert len(games) == 1 and "longer than 65,536" in str(errors[0])
+
+
+def test_to_lin_keeps_a_name_with_a_comma_in_its_seat():
+    game = pbn.Game.from_pbn('[West "Smith, J"]\n[North "N"]\n[Board "1"]\n'
+                             '[Deal "N:AKQJT98765432... .AKQJT98765432.. '
+                             '..AKQJT98765432. ...AKQJT98765432"]\n')
+    (back,) = list(lin.loads(lin.to_lin(game)))
+    assert (back.tag("West"), back.tag("North"), back.tag("East")) == ("Smith  J", "N", None)
