@@ -121,6 +121,13 @@ class Decision:
                 "best_value": self.best_value, "cost": self.cost, "worse": self.worse,
                 "worlds": self.worlds, "exhaustive": self.exhaustive}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Decision:
+        """The inverse of :meth:`to_dict`."""
+        return cls(d["board"], int(d["trick"]), Seat.parse(d["seat"]), Card.parse(d["card"]),
+                   d["best"], float(d["value"]), float(d["best_value"]), int(d["worlds"]),
+                   bool(d["exhaustive"]))
+
 
 def card_value(report: AdviceReport, card: Card) -> tuple[float, float, str]:
     """The played card's value, the best card's, and the best card's label."""

@@ -170,6 +170,17 @@ class TableLead:
         d["real_cost"] = self.real_cost
         return {k: finite_or_none(v) for k, v in d.items()}
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TableLead:
+        """The inverse of :meth:`to_dict` (a figure JSON could not hold, None, is NaN)."""
+        def num(key: str) -> float:
+            v = d[key]
+            return math.nan if v is None else float(v)
+        return cls(Card.parse(d["card"]), d["label"], int(d["place"]), int(d["leads"]),
+                   num("cost_tricks"), num("cost_tricks_se"), num("cost_imps"),
+                   num("cost_imps_se"), num("cost_mp"), num("cost_mp_se"),
+                   d.get("real_tricks"), d.get("real_best"), d.get("player"))
+
 @dataclass(frozen=True)
 class LeadReport:
     """The result of :func:`analyse_leads`: one :class:`LeadRow` per lead, best first by

@@ -20,10 +20,12 @@ where the most was lost.  A board that cannot be reviewed is reported and skippe
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -82,6 +84,13 @@ class CostlyPlay:
                 "card": str(self.card), "cost": self.cost, "visible": self.visible,
                 "single_dummy": None if self.single_dummy is None
                 else self.single_dummy.to_dict()}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> CostlyPlay:
+        sd = d.get("single_dummy")
+        return cls(int(d["index"]), int(d["trick"]), Seat.parse(d["seat"]),
+                   Card.parse(d["card"]), int(d["cost"]),
+                   None if sd is None else Decision.from_dict(sd))
 
 
 @dataclass(frozen=True)
@@ -149,6 +158,22 @@ class BoardReview:
                 "leader": None if self.leader is None else self.leader.letter,
                 "played": [str(c) for c in self.played], "trace": list(self.trace)}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BoardReview:
+        """The inverse of :meth:`to_dict` (a review kept in the results store)."""
+        claim = d.get("claim")
+        seat = lambda x: None if x is None else Seat.parse(x)  # noqa: E731
+        return cls(d["label"], d["board"], Seat.parse(d["seat"]), d["role"], d["contract"],
+                   d["tricks"], d["dd"], d["par"], d["score"], d["par_score"],
+                   None if d["lead"] is None else TableLead.from_dict(d["lead"]),
+                   d["lead_not_judged"], tuple(CostlyPlay.from_dict(c) for c in d["costly"]),
+                   tuple(d["notes"]),
+                   None if claim is None else (claim["after_cards"], claim["claimed"],
+                                               claim["dd"]),
+                   deal=d["deal"], auction=tuple(d["auction"]), dealer=seat(d["dealer"]),
+                   leader=seat(d["leader"]), played=tuple(Card.parse(c) for c in d["played"]),
+                   trace=tuple(d["trace"]))
+
 
 def _seed(seed: int, game: pbn.Game, what: str) -> int:
     """A board's own seed for ``what`` (the lead sample, an advice): the same board gives
@@ -175,8 +200,7 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
     if deal is None or not deal.is_complete:
         raise CardgamesError("the deal is not complete")
     facts = BoardFacts(game, source)
-    label = f"{source}:{game.line}" + (f" (board {game.board})" if game.board is not None
-                                       else "")
+    label = _label(game, source)
     auction, notes_read = facts.auction()
     contract = facts.contract(auction)
     vul = facts.vulnerability or Vulnerability.NONE
@@ -268,25 +292,53 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
                        played=tuple(play), trace=tuple(ours))
 
 
+def board_key(game: pbn.Game) -> str:
+    """What identifies a board's review besides the player and the settings: its whole
+    game (deal, auction, play, players...), as a digest."""
+    return hashlib.sha256(game.to_pbn().encode("utf-8")).hexdigest()
+
+
 def review_boards(inputs: Inputs, player: str, *, seed: int,
-                  progress: Callable[[], None] | None = None,
+                  progress: Callable[[], None] | None = None, store: Any = None,
+                  settings: str = "", on_new: Callable[[], None] | None = None,
                   **options: Any) -> Iterator[BoardReview]:
     """:func:`review_board` for every board of the inputs the player sat at, in order; a
-    board that cannot be reviewed is reported (``FILE:LINE: reason; board skipped``)."""
+    board that cannot be reviewed is reported (``FILE:LINE: reason; board skipped``).
+    With ``store`` (a :class:`~ddsolver.store.ResultStore`), a board reviewed before under
+    the same ``settings`` is taken from it, and each new review is saved there at once
+    (``on_new`` is told of each)."""
     solver = Solver(options.get("tt_mb", DEFAULT_TT_MB))
     for path, game in inputs.games():
         assert isinstance(game, pbn.Game)
-        try:
-            review = review_board(game, path, player, seed=seed, solver=solver, **options)
-        except CardgamesError as err:
-            if seat_of(game, player) is not None:
-                inputs.report(f"{located(err, path, game.line, label_of(game))}; board "
-                              "skipped")
-            review = None
+        review = None
+        key = None
+        if store is not None and seat_of(game, player) is not None:
+            key = (board_key(game), settings, player.strip().casefold())
+            found = store.reviews([key]).get(key)
+            if found is not None:
+                review = replace(BoardReview.from_dict(json.loads(found)),
+                                 label=_label(game, path))
+        if review is None:
+            try:
+                review = review_board(game, path, player, seed=seed, solver=solver,
+                                      **options)
+            except CardgamesError as err:
+                if seat_of(game, player) is not None:
+                    inputs.report(f"{located(err, path, game.line, label_of(game))}; "
+                                  "board skipped")
+            if review is not None and store is not None and key is not None:
+                store.put_review(key, json.dumps(review.to_dict(), allow_nan=False))
+                if on_new is not None:
+                    on_new()
         if progress is not None:
             progress()
         if review is not None:
             yield review
+
+
+def _label(game: pbn.Game, source: str) -> str:
+    return f"{source}:{game.line}" + (f" (board {game.board})" if game.board is not None
+                                      else "")
 
 
 @dataclass(frozen=True)

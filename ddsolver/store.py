@@ -41,7 +41,17 @@ trump strain, the opening leader and the cards played, and on nothing else.
                played_at REAL,
                PRIMARY KEY (deal, settings, method))
 
-(a table added within schema 1: a store without it gets it when opened.)
+``ddsolver review --db`` keeps each board's review, per player and settings, in
+``board_reviews``::
+
+    board_reviews(board TEXT,                    -- a digest of the board's whole game
+                  settings TEXT,                 -- seed, samples, method, depth, system
+                  player TEXT,                   -- the player, as compared (no case)
+                  review TEXT,                   -- JSON: the board's review
+                  reviewed_at REAL,
+                  PRIMARY KEY (board, settings, player))
+
+(tables added within schema 1: a store without them gets them when opened.)
 
 A file written by a later schema is refused rather than guessed at; an earlier one would
 be upgraded in :meth:`ResultStore._upgrade` (there is none yet).
@@ -68,7 +78,7 @@ from cardgames.hands import Deal
 from .solver import DDTable
 
 __all__ = ["ResultStore", "StoreError", "StoreInUseError", "SCHEMA_VERSION", "deal_key",
-           "TraceKey", "PlayKey"]
+           "TraceKey", "PlayKey", "ReviewKey"]
 
 #: The schema this module writes, stored in ``PRAGMA user_version``.
 SCHEMA_VERSION = 1
@@ -108,10 +118,21 @@ CREATE TABLE IF NOT EXISTS duel_plays (
     played_at REAL NOT NULL,
     PRIMARY KEY (deal, settings, method)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS board_reviews (
+    board TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    player TEXT NOT NULL,
+    review TEXT NOT NULL,
+    reviewed_at REAL NOT NULL,
+    PRIMARY KEY (board, settings, player)
+) WITHOUT ROWID;
 """
 
 #: The key of a played deal: (deal and contract, settings, declarer's method).
 PlayKey = tuple[str, str, str]
+
+#: The key of a board's review: (the board's digest, settings, the player).
+ReviewKey = tuple[str, str, str]
 
 #: The key of a play trace: (deal key, strain letter, leader letter, cards "SA H2 ...").
 TraceKey = tuple[str, str, str, str]
@@ -327,9 +348,36 @@ class ResultStore:
         self._uncommitted += 1
         self.maybe_commit()
 
+    # ---- reviews (ddsolver review) -------------------------------------------------
+    def reviews(self, keys: Iterable[ReviewKey]) -> dict[ReviewKey, str]:
+        """The stored reviews (their JSON text) of these keys (absent keys left out)."""
+        found: dict[ReviewKey, str] = {}
+        for key in dict.fromkeys(keys):
+            try:
+                row = self._db.execute(
+                    "SELECT review FROM board_reviews WHERE board=? AND settings=? AND "
+                    "player=?", key).fetchone()
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot read {self.path}: {err}") from None
+            if row is not None:
+                found[key] = row[0]
+        return found
+
+    def put_review(self, key: ReviewKey, review: str) -> None:
+        """Store a board's review JSON (committed as :meth:`put_table` commits)."""
+        try:
+            self._db.execute("INSERT OR REPLACE INTO board_reviews VALUES (?, ?, ?, ?, ?)",
+                             (*key, review, time.time()))
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot write to {self.path}: {err}") from None
+        self.added += 1
+        self._uncommitted += 1
+        self.maybe_commit()
+
     def count(self, kind: str = "tables") -> int:
-        """Rows of one kind: ``"tables"``, ``"traces"`` or ``"plays"``."""
-        table = {"tables": "dd_tables", "traces": "play_traces", "plays": "duel_plays"}[kind]
+        """Rows of one kind: ``"tables"``, ``"traces"``, ``"plays"`` or ``"reviews"``."""
+        table = {"tables": "dd_tables", "traces": "play_traces", "plays": "duel_plays",
+                 "reviews": "board_reviews"}[kind]
         return self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
 
     def maybe_commit(self) -> None:

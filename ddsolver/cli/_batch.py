@@ -55,7 +55,8 @@ __all__ = ["Batch", "add_batch_options", "summary_line", "interrupted_message"]
 
 #: What a batch command keeps in the store, as its messages name it.
 _NOUNS = {"tables": ("table", "tables"), "traces": ("play analysis", "play analyses"),
-          "plays": ("played deal", "played deals")}
+          "plays": ("played deal", "played deals"),
+          "reviews": ("reviewed board", "reviewed boards")}
 
 
 class Outcome(Protocol):

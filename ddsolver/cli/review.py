@@ -19,13 +19,16 @@ from ..boards import Inputs
 from ..formats.review import WRITERS
 from ..review import BoardReview, review_boards, summarise
 from ..solver import DEFAULT_TT_MB
+from ._batch import interrupted_message
 from ._common import (
     FAILED,
     OK,
     PROG,
+    Interrupted,
     UsageError,
     check_readable,
     open_output,
+    open_store,
     positive_int,
     progress_bar,
     tt_mb,
@@ -37,6 +40,7 @@ _EXAMPLES = """\
 examples:
   ddsolver review session.lin --player jdoe
   ddsolver review session.pbn --player "J Doe" --samples 100 --seed 1 --format json
+  ddsolver review big.lin --player jdoe --seed 1 --db review.sqlite      # then --resume
 
 Every board the player sat at (his name in a North/East/South/West tag, without case):
 the contract and result against double dummy and par; his opening lead ranked against
@@ -77,6 +81,12 @@ def add_parser(commands: argparse._SubParsersAction,
                    help="solver threads for each analysis (default 1)")
     p.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                    help=f"transposition-table size in MB (default {DEFAULT_TT_MB})")
+    p.add_argument("--db", metavar="FILE",
+                   help="results store (SQLite): boards reviewed there with the same "
+                        "settings are not reviewed again, and each new review is saved at "
+                        "once")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with an interrupted run: like --db, but FILE must exist")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress bar and no summary on stderr")
     p.set_defaults(run=run)
@@ -125,7 +135,23 @@ def run(args: argparse.Namespace) -> int:
         failed += 1
         bar.write(message, file=sys.stderr)
 
+    # What decides a board's review besides the board and the player.
+    key = (f"seed={seed};samples={args.samples};method={args.method};"
+           f"depth={args.depth if args.method == 'alphamu' else '-'};"
+           f"system={settings['system']}")
+    new = 0
+
+    def counted() -> None:
+        nonlocal new
+        new += 1
+
     with ExitStack() as stack:
+        store = open_store(args)
+        if store is not None:
+            stack.callback(store.close)
+            if args.resume and not args.quiet:
+                print(f"{PROG}: resuming with {store.count('reviews')} reviewed boards in "
+                      f"{store.path}", file=sys.stderr)
         out, close = open_output(args.output, args.files)
         if close:
             stack.callback(out.close)
@@ -135,13 +161,21 @@ def run(args: argparse.Namespace) -> int:
         writer.begin(settings)
         reviews: list[BoardReview] = []
         inputs = Inputs(args.files, report)
-        for review in review_boards(inputs, args.player, seed=seed, samples=args.samples,
-                                    method=args.method, depth=args.depth, system=system,
-                                    jobs=args.jobs, tt_mb=args.tt_mb,
-                                    progress=lambda: bar.update(1)):
-            reviews.append(review)
-            writer.write(review)
-            out.flush()
+        try:
+            for review in review_boards(inputs, args.player, seed=seed,
+                                        samples=args.samples, method=args.method,
+                                        depth=args.depth, system=system, jobs=args.jobs,
+                                        tt_mb=args.tt_mb, progress=lambda: bar.update(1),
+                                        store=store, settings=key, on_new=counted):
+                reviews.append(review)
+                writer.write(review)
+                out.flush()
+        except KeyboardInterrupt:
+            bar.close()
+            if store is not None:
+                store.commit()
+            print(interrupted_message(len(reviews), store, "reviews"), file=sys.stderr)
+            raise Interrupted() from None
         writer.end(summarise(reviews))
         out.flush()
     if not reviews and not failed:
@@ -149,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
         return FAILED
     if not args.quiet:
         text = f"{PROG}: {len(reviews)} board{'s' * (len(reviews) != 1)} reviewed"
+        if args.db:
+            text += f"; {len(reviews) - new} from {args.db}, {new} reviewed now"
         if failed:
             text += f"; {failed} could not be (reported above)"
         print(text, file=sys.stderr)

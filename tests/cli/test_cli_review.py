@@ -118,3 +118,21 @@ def test_a_result_without_a_play_is_no_claim_and_odd_digits_are_no_number(run_cl
     assert two["tricks"] is None
     status, _, err = run_cli("review", path, "--player", "sam", "--seed", "\u00b2", "-q")
     assert status == 2 and "--seed must be" in err
+
+
+def test_a_stored_review_is_not_worked_out_again(run_cli, tmp_path):
+    path = _vugraph()
+    db = tmp_path / "review.sqlite"
+    argv = ("review", path, "--player", "Liggins", "--seed", "1", "--samples", "20",
+            "--format", "json")
+    status, first, err = run_cli(*argv, "--db", db)
+    assert status == 0 and "0 from" in err and "8 reviewed now" in err
+    status, again, err = run_cli(*argv, "--db", db, "--resume")
+    assert status == 0 and "resuming with 8 reviewed boards" in err
+    assert "8 from" in err and "0 reviewed now" in err
+    assert again == first                    # the stored reviews give the same report
+    # Other settings are another review: worked out anew.
+    status, _, err = run_cli(*argv[:-2], "--samples", "21", "--db", db)
+    assert status == 0 and "0 from" in err and "8 reviewed now" in err
+    status, _, err = run_cli(*argv, "--resume", "--db", tmp_path / "missing.sqlite")
+    assert status == 2 and "missing.sqlite" in err
