@@ -118,6 +118,9 @@ class BoardReview:
     leader: Seat | None = None
     played: tuple[Card, ...] = ()
     trace: tuple[int, ...] = ()   # declarer's DD tricks before the play and after each card
+    #: The whole lead analysis (every lead, its deals), for a page's charts; kept in memory
+    #: only (a review read back from the store has none).
+    lead_report: Any = field(default=None, compare=False, repr=False)
 
     @property
     def claim_tricks(self) -> int:
@@ -245,6 +248,7 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
     # The opening lead.
     lead = None
     lead_seen = None
+    lead_report = None
     if seat == declarer.lho == leader and play and full:
         def analyse(b: Any, dealt: Any, known: Any) -> Any:
             return analyse_leads(b.hand, b.contract, b.declarer, b.vulnerability,
@@ -254,7 +258,7 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
             board = lead_board(game, source)
             assert board is not None    # the contract is known
             report = analyse_board(board, analyse, system=system, solver=solver)
-            lead = report.table
+            lead, lead_report = report.table, report
             if lead is None:
                 lead_seen = "the lead at the table is not in the play"
         except CardgamesError as err:
@@ -289,7 +293,7 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
                        None if par_result is None else str(par_result), points, par_mine,
                        lead, lead_seen, tuple(costly), tuple(notes), claim,
                        deal=deal.to_pbn(), auction=calls, dealer=dealer, leader=leader,
-                       played=tuple(play), trace=tuple(ours))
+                       played=tuple(play), trace=tuple(ours), lead_report=lead_report)
 
 
 def board_key(game: pbn.Game) -> str:

@@ -23,6 +23,7 @@ from cardgames.play import Position
 from cardgames.scoring import Contract
 
 from ..review import BoardReview, SessionSummary
+from .leads_html import report_fragment
 from .review_text import summary_text
 
 __all__ = ["HtmlWriter"]
@@ -56,6 +57,8 @@ ul.verdicts{margin:0.3rem 0;padding-left:1.2rem}
 .js .stepper .step{display:none}
 .js .stepper .step.on{display:block}
 .stepper .step .caption{font-size:0.85rem;color:#333}
+details.lead-analysis{margin:0.3rem 0;overflow-x:auto}
+.note{color:#555;font-size:0.85rem}
 @media print{.stepper .controls{display:none}.js .stepper .step{display:none}
 .js .stepper .step:first-child{display:block}}
 """
@@ -201,6 +204,12 @@ def _board_html(r: BoardReview, index: int) -> str:
     if verdicts:
         parts.append('<ul class="verdicts">' + "".join(f"<li>{v}</li>" for v in verdicts)
                      + "</ul>")
+    if r.lead_report is not None:
+        parts.append('<details class="lead-analysis"><summary>The lead analysis: every lead, '
+                     f"charted</summary>{report_fragment(r.lead_report)}</details>")
+    elif r.lead is not None:
+        parts.append('<p class="note">(The lead\'s charts are drawn when the board is '
+                     "reviewed in this run; this review was read from the store.)</p>")
     parts.append('<div class="columns">')
     parts.append(_auction_html(r))
     if r.deal is not None and r.played:

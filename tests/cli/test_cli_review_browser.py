@@ -128,3 +128,33 @@ def test_without_script_every_step_and_trick_is_shown(page):
     for b, s in zip(review["boards"], shown["boards"]):
         assert all(s["shown"]) and s["steps"] == len(b["played"]) // 4 + 1
         assert s["rows"] == (len(b["played"]) + 3) // 4
+
+
+def test_a_lead_made_by_the_player_has_its_analysis_charted(page, tmp_path):
+    browser, _, _ = page
+    path = next(p for p in real_lin_files() if p.name == "sample.lin" and "rthorst" in str(p))
+    html, js = tmp_path / "helgemo.html", tmp_path / "helgemo.json"
+    argv = ["review", str(path), "--player", "Helgemo", "--seed", "1", "--samples", "20",
+            "-q"]
+    assert cli.main([*argv, "--format", "html", "-o", str(html)]) == 0
+    assert cli.main([*argv, "--format", "json", "-o", str(js)]) == 0
+    led = [b for b in json.loads(js.read_text())["boards"] if b["lead"] is not None]
+    assert led
+    browser.open(html.as_uri())
+    charts = browser.evaluate(r"""(() => [...document.querySelectorAll("section.board")]
+      .filter(b => b.querySelector("details.lead-analysis")).map(b => {
+        const d = b.querySelector("details.lead-analysis");
+        const before = document.documentElement.scrollWidth;
+        d.open = true;
+        const svgs = [...d.querySelectorAll("svg.dist")];
+        return {title: b.querySelector("h2").textContent, before: before,
+                charts: svgs.length, drawn: svgs.every(s => s.getBoundingClientRect().width > 0),
+                rows: d.querySelectorAll("table.leads tbody tr").length,
+                width: document.documentElement.clientWidth,
+                scroll: document.documentElement.scrollWidth};
+      }))()""")
+    assert [c["title"].split(" \u2014")[0] for c in charts] == [b["label"] for b in led]
+    for c in charts:
+        assert c["drawn"] and c["charts"] == c["rows"] > 1
+        # Closed or open, the page is no wider than the phone: the analysis scrolls inside.
+        assert c["before"] <= c["width"] and c["scroll"] <= c["width"]
