@@ -35,6 +35,7 @@ from cardgames.bidding import BiddingSystem
 from cardgames.cards import Card, Seat
 from cardgames.errors import CardgamesError
 from cardgames.facts import BoardFacts
+from cardgames.play import Position
 from cardgames.scoring import Vulnerability, score
 
 from .advise import advise
@@ -118,6 +119,10 @@ class BoardReview:
     leader: Seat | None = None
     played: tuple[Card, ...] = ()
     trace: tuple[int, ...] = ()   # declarer's DD tricks before the play and after each card
+    #: Declarer's line at his first choice (after the lead, dummy seen): (the card's place
+    #: in the play, the card, its chance to make, the best card's label and chance), the
+    #: chances over the worlds from his view (αμ's with --method alphamu, else PIMC's).
+    line: tuple[int, Card, float, str, float] | None = None
     #: The whole lead analysis (every lead, its deals), for a page's charts; kept in memory
     #: only (a review read back from the store has none).
     lead_report: Any = field(default=None, compare=False, repr=False)
@@ -159,7 +164,16 @@ class BoardReview:
                 "deal": self.deal, "auction": list(self.auction),
                 "dealer": None if self.dealer is None else self.dealer.letter,
                 "leader": None if self.leader is None else self.leader.letter,
-                "played": [str(c) for c in self.played], "trace": list(self.trace)}
+                "played": [str(c) for c in self.played], "trace": list(self.trace),
+                "line": None if self.line is None else {
+                    "index": self.line[0], "card": str(self.line[1]),
+                    "chance": self.line[2], "best": self.line[3],
+                    "best_chance": self.line[4]}}
+
+    @property
+    def line_given_up(self) -> float:
+        """The chance to make the line gave up against the best line (0 if not judged)."""
+        return 0.0 if self.line is None else max(0.0, self.line[4] - self.line[2])
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BoardReview:
@@ -175,7 +189,10 @@ class BoardReview:
                                                claim["dd"]),
                    deal=d["deal"], auction=tuple(d["auction"]), dealer=seat(d["dealer"]),
                    leader=seat(d["leader"]), played=tuple(Card.parse(c) for c in d["played"]),
-                   trace=tuple(d["trace"]))
+                   trace=tuple(d["trace"]),
+                   line=None if d.get("line") is None else (
+                       d["line"]["index"], Card.parse(d["line"]["card"]), d["line"]["chance"],
+                       d["line"]["best"], d["line"]["best_chance"]))
 
 
 def _seed(seed: int, game: pbn.Game, what: str) -> int:
@@ -287,13 +304,46 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
             except CardgamesError as err:
                 notes.append(f"card {e.index + 1} ({e.card}) not asked single dummy: {err}")
             costly.append(CostlyPlay(e.index, e.trick, e.seat, e.card, e.cost, decision))
+    line = None
+    if role == "declarer":
+        line = _line(game, deal, contract, declarer, leader, play, seed, samples, method,
+                     depth, jobs, tt_mb, notes)
     text = (f"{contract.level}{contract.strain.letter}{'X' * contract.doubled} "
             f"by {declarer.letter}")
     return BoardReview(label, game.board, seat, role, text, tricks, dd,
                        None if par_result is None else str(par_result), points, par_mine,
                        lead, lead_seen, tuple(costly), tuple(notes), claim,
                        deal=deal.to_pbn(), auction=calls, dealer=dealer, leader=leader,
-                       played=tuple(play), trace=tuple(ours), lead_report=lead_report)
+                       played=tuple(play), trace=tuple(ours), line=line,
+                       lead_report=lead_report)
+
+
+def _line(game: pbn.Game, deal: Any, contract: Any, declarer: Seat, leader: Seat,
+          play: list[Card], seed: int, samples: int, method: str, depth: int, jobs: int,
+          tt_mb: int, notes: list[str]) -> tuple[int, Card, float, str, float] | None:
+    """Declarer's first choice (the first card of his side's with a real choice), the
+    chance to make of the card he chose and of the best card there."""
+    pos = Position(deal, contract.strain, leader)
+    for i, card in enumerate(play):
+        if pos.to_move in (declarer, declarer.partner) and len(pos.legal_cards()) > 1:
+            options: dict[str, Any] = {"samples": samples, "method": method, "jobs": jobs,
+                                       "seed": _seed(seed, game, f"line {i}"),
+                                       "tt_mb": tt_mb}
+            if method == "alphamu":
+                options["depth"] = depth
+            try:
+                report = advise(**board_arguments(game, declarer, played=play[:i]),
+                                **options)
+            except CardgamesError as err:
+                notes.append(f"the line not judged: {err}")
+                return None
+
+            def chance(row: Any) -> float:
+                return float(row.alphamu if row.alphamu is not None else row.chance)
+            best = max(report.rows, key=chance)
+            return i, card, chance(report.row(card)), best.label, chance(best)
+        pos.play(card)
+    return None
 
 
 def board_key(game: pbn.Game) -> str:
@@ -357,6 +407,8 @@ class SessionSummary:
     declarer_visible: int      # ... those the single-dummy advice confirms
     declarer_cards: int
     claim_tricks: int          # tricks given up by claims (and accepting them), DD
+    lines_judged: int          # declared boards whose line was judged
+    line_given_up: float       # chance to make given up by the lines, added up
     defence_tricks: int        # defence's costly cards (the lead left out), DD
     defence_visible: int
     defence_cards: int
@@ -389,6 +441,8 @@ def summarise(reviews: Iterable[BoardReview]) -> SessionSummary:
         declarer_visible=sum(c.cost for c in dcards if c.visible),
         declarer_cards=len(dcards),
         claim_tricks=sum(r.claim_tricks for r in reviews),
+        lines_judged=sum(r.line is not None for r in declarer),
+        line_given_up=sum(r.line_given_up for r in declarer),
         defence_tricks=sum(c.cost for c in fcards),
         defence_visible=sum(c.cost for c in fcards if c.visible),
         defence_cards=len(fcards),

@@ -198,6 +198,13 @@ def _board_html(r: BoardReview, index: int) -> str:
         verdicts.append(f"Trick {c.trick}: {SEAT_NAME[c.seat]} played {_card(c.card)}, "
                         f'<span class="lost">{c.cost} trick{"s" * (c.cost != 1)} lost</span> '
                         f"double dummy; {verdict}")
+    if r.line is not None:
+        _, card, chance, best, best_chance = r.line
+        verdicts.append(f"Your line: {_card(card)} at your first choice makes in "
+                        f"{100 * chance:.0f}% of the worlds from your seat" + (
+                            ", as much as any card" if chance >= best_chance else
+                            f'; <span class="lost">the best, {esc(best)}, in '
+                            f"{100 * best_chance:.0f}%</span>"))
     if r.claim is not None:
         after, claimed, there = r.claim
         verdicts.append(f"Claim after {after} cards: {claimed} tricks, double dummy {there}")

@@ -51,6 +51,12 @@ def board_text(r: BoardReview) -> str:
                        f"({sd.worlds} worlds)")
         lines.append(f"  trick {c.trick}: {c.seat.letter} {c.card} cost {c.cost} "
                      f"trick{'s' * (c.cost != 1)} double dummy; {verdict}")
+    if r.line is not None:
+        _, card, chance, best, best_chance = r.line
+        lines.append(f"  line: {card} at your first choice makes in {100 * chance:.0f}% of "
+                     "the worlds from your seat" + (
+                         ", as much as any card" if chance >= best_chance else
+                         f"; the best, {best}, in {100 * best_chance:.0f}%"))
     if r.claim is not None:
         after, claimed, there = r.claim
         lines.append(f"  claim after {after} cards: {claimed} tricks, double dummy {there}"
@@ -71,6 +77,9 @@ def summary_text(s: SessionSummary, player: str) -> str:
                  f"({s.declarer_visible} visible single dummy), by defence "
                  f"{s.defence_tricks} ({s.defence_visible} visible single dummy), by "
                  f"claims {s.claim_tricks}")
+    if s.lines_judged:
+        lines.append(f"  declarer's lines: {s.lines_judged} judged at the first choice, "
+                     f"{100 * s.line_given_up:.0f} points of chance to make given up in all")
     lines.append(f"  points: {s.score:+d} against par {s.par_score:+d} "
                  f"({s.score - s.par_score:+d})")
     if s.worst:

@@ -136,3 +136,25 @@ def test_a_stored_review_is_not_worked_out_again(run_cli, tmp_path):
     assert status == 0 and "0 from" in err and "8 reviewed now" in err
     status, _, err = run_cli(*argv, "--resume", "--db", tmp_path / "missing.sqlite")
     assert status == 2 and "missing.sqlite" in err
+
+
+def test_the_declarers_line_at_his_first_choice(run_cli, tmp_path):
+    # Problem 1 of data/single_dummy.pbn: the best line makes in 19 of 20 worlds single
+    # dummy (αμ at depth 4 says so), 20 of 20 by PIMC's fused count; South's S8 is one.
+    board = (DATA / "single_dummy.pbn").read_text().split("{Problem 2")[0]
+    board = board.replace('[Play "S"]\n*', '[Play "S"]\nS8 S6 ST SQ\n*')
+    board = board.replace('[Board "1"]', '[Board "1"]\n[South "Sam"]')
+    path = tmp_path / "one.pbn"
+    path.write_text(board)
+    lines = {}
+    for method in ("alphamu", "pimc"):
+        status, out, _ = run_cli("review", path, "--player", "sam", "--seed", "1",
+                                 "--method", method, "--depth", "4", "--format", "json", "-q")
+        assert status == 0
+        review = json.loads(out)
+        lines[method] = review["boards"][0]["line"]
+        assert review["summary"]["lines_judged"] == 1
+    assert lines["alphamu"]["card"] == "S8" and lines["alphamu"]["index"] == 0
+    assert lines["alphamu"]["chance"] == pytest.approx(0.95)
+    assert lines["alphamu"]["best_chance"] == pytest.approx(0.95)
+    assert lines["pimc"]["chance"] == pytest.approx(1.0)
