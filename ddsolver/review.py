@@ -123,6 +123,9 @@ class BoardReview:
     #: in the play, the card, its chance to make, the best card's label and chance), the
     #: chances over the worlds from his view (αμ's with --method alphamu, else PIMC's).
     line: tuple[int, Card, float, str, float] | None = None
+    #: Points the player's side lost, double dummy: by his opening lead, by his costly
+    #: cards, by the claim (each the score at declarer's DD tricks before it less after).
+    points_lost: tuple[int, int, int] = (0, 0, 0)
     #: The whole lead analysis (every lead, its deals), for a page's charts; kept in memory
     #: only (a review read back from the store has none).
     lead_report: Any = field(default=None, compare=False, repr=False)
@@ -165,6 +168,8 @@ class BoardReview:
                 "dealer": None if self.dealer is None else self.dealer.letter,
                 "leader": None if self.leader is None else self.leader.letter,
                 "played": [str(c) for c in self.played], "trace": list(self.trace),
+                "points_lost": {"lead": self.points_lost[0], "play": self.points_lost[1],
+                                "claim": self.points_lost[2]},
                 "line": None if self.line is None else {
                     "index": self.line[0], "card": str(self.line[1]),
                     "chance": self.line[2], "best": self.line[3],
@@ -190,6 +195,8 @@ class BoardReview:
                    deal=d["deal"], auction=tuple(d["auction"]), dealer=seat(d["dealer"]),
                    leader=seat(d["leader"]), played=tuple(Card.parse(c) for c in d["played"]),
                    trace=tuple(d["trace"]),
+                   points_lost=(d["points_lost"]["lead"], d["points_lost"]["play"],
+                                d["points_lost"]["claim"]),
                    line=None if d.get("line") is None else (
                        d["line"]["index"], Card.parse(d["line"]["card"]), d["line"]["chance"],
                        d["line"]["best"], d["line"]["best_chance"]))
@@ -248,6 +255,10 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
     if leader.rho.is_ns != declarer.is_ns:
         # An ending led by declarer's side: the analysis counts the leader's opponents'.
         ours = [deal.cards_per_hand - t for t in ours]
+    if not full:
+        # An ending: declarer's side's tricks before it (DeclarerWon) count too.
+        before = _digits_of(game.tag("DeclarerWon"))
+        ours = [t + before for t in ours]
     complete = len(play) == 4 * deal.cards_per_hand
     result_tag = game.tag("Result")
     recorded = (int(result_tag.strip()) if result_tag and re.fullmatch(
@@ -304,6 +315,18 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
             except CardgamesError as err:
                 notes.append(f"card {e.index + 1} ({e.card}) not asked single dummy: {err}")
             costly.append(CostlyPlay(e.index, e.trick, e.seat, e.card, e.cost, decision))
+    vulnerable = vul.is_vulnerable(declarer)
+    mine = 1 if seat.is_ns == declarer.is_ns else -1
+
+    def lost(before: int, after: int) -> int:
+        """Points the player's side lost when declarer's DD tricks went before -> after."""
+        return mine * (score(contract, before, vulnerable) - score(contract, after, vulnerable))
+
+    lead_points = lost(ours[0], ours[1]) if lead is not None and len(ours) > 1 else 0
+    play_points = sum(lost(ours[c.index], ours[c.index + 1]) for c in costly)
+    claim_points = 0
+    if claim is not None and role != "dummy":
+        claim_points = max(0, lost(claim[2], claim[1]))
     line = None
     if role == "declarer":
         line = _line(game, deal, contract, declarer, leader, play, seed, samples, method,
@@ -315,7 +338,13 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
                        lead, lead_seen, tuple(costly), tuple(notes), claim,
                        deal=deal.to_pbn(), auction=calls, dealer=dealer, leader=leader,
                        played=tuple(play), trace=tuple(ours), line=line,
+                       points_lost=(lead_points, play_points, claim_points),
                        lead_report=lead_report)
+
+
+def _digits_of(text: str | None) -> int:
+    text = (text or "").strip()
+    return int(text) if re.fullmatch(r"[0-9]{1,2}", text) else 0
 
 
 def _line(game: pbn.Game, deal: Any, contract: Any, declarer: Seat, leader: Seat,
@@ -407,6 +436,10 @@ class SessionSummary:
     declarer_visible: int      # ... those the single-dummy advice confirms
     declarer_cards: int
     claim_tricks: int          # tricks given up by claims (and accepting them), DD
+    lead_points: int           # points the leads, declarer play, defence and claims lost
+    declarer_points: int
+    defence_points: int
+    claim_points: int
     lines_judged: int          # declared boards whose line was judged
     line_given_up: float       # chance to make given up by the lines, added up
     defence_tricks: int        # defence's costly cards (the lead left out), DD
@@ -441,6 +474,10 @@ def summarise(reviews: Iterable[BoardReview]) -> SessionSummary:
         declarer_visible=sum(c.cost for c in dcards if c.visible),
         declarer_cards=len(dcards),
         claim_tricks=sum(r.claim_tricks for r in reviews),
+        lead_points=sum(r.points_lost[0] for r in reviews),
+        declarer_points=sum(r.points_lost[1] for r in declarer),
+        defence_points=sum(r.points_lost[1] for r in defence),
+        claim_points=sum(r.points_lost[2] for r in reviews),
         lines_judged=sum(r.line is not None for r in declarer),
         line_given_up=sum(r.line_given_up for r in declarer),
         defence_tricks=sum(c.cost for c in fcards),

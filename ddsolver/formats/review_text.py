@@ -77,6 +77,9 @@ def summary_text(s: SessionSummary, player: str) -> str:
                  f"({s.declarer_visible} visible single dummy), by defence "
                  f"{s.defence_tricks} ({s.defence_visible} visible single dummy), by "
                  f"claims {s.claim_tricks}")
+    lines.append(f"  points lost double dummy: by the lead {s.lead_points}, by declarer "
+                 f"play {s.declarer_points}, by defence {s.defence_points}, by claims "
+                 f"{s.claim_points}")
     if s.lines_judged:
         lines.append(f"  declarer's lines: {s.lines_judged} judged at the first choice, "
                      f"{100 * s.line_given_up:.0f} points of chance to make given up in all")

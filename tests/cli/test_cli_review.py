@@ -50,6 +50,11 @@ def test_a_vugraph_players_boards_against_the_other_commands(run_cli):
                                        if b["role"] == "declarer" for c in b["costly"])
     assert s["score"] - s["par_score"] == sum(b["score"] - b["par_score"]
                                               for b in review["boards"])
+    assert s["declarer_points"] == sum(b["points_lost"]["play"] for b in review["boards"]
+                                       if b["role"] == "declarer")
+    # Board 36: 4S by North, 12 tricks double dummy, one lost by North's S5: 480 -> 450.
+    (b36,) = [b for b in review["boards"] if b["board"] == 36]
+    assert b36["points_lost"]["play"] == 30 and b36["dd"] == 12
 
 
 def test_a_lead_is_judged_and_the_same_seed_gives_the_same_review(run_cli):
@@ -84,8 +89,9 @@ def test_a_costly_card_that_was_a_mistake_from_the_players_seat_too(run_cli, tmp
     assert b["role"] == "declarer"
     (c,) = b["costly"]
     # Double dummy the ten costs all three tricks (East wins the queen and the defenders'
-    # hearts take the rest); declarer's side could take the three.
-    assert b["dd"] == 3
+    # hearts take the rest); declarer's side could take the three, 13 with the 10 won
+    # before the ending: 7NT made (1520) against 7NT three down (150): 1670 points.
+    assert b["dd"] == 13 and b["points_lost"] == {"lead": 0, "play": 1670, "claim": 0}
     assert (c["card"], c["seat"], c["cost"], c["visible"]) == ("ST", "N", 3, True)
     assert c["single_dummy"]["best"] == "SA"
     status, text, _ = run_cli("review", path, "--player", "Sam", "--seed", "1", "-q")
