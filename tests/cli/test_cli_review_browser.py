@@ -158,3 +158,37 @@ def test_a_lead_made_by_the_player_has_its_analysis_charted(page, tmp_path):
         assert c["drawn"] and c["charts"] == c["rows"] > 1
         # Closed or open, the page is no wider than the phone: the analysis scrolls inside.
         assert c["before"] <= c["width"] and c["scroll"] <= c["width"]
+
+
+def test_the_page_prints_every_board_with_its_tricks(page, tmp_path):
+    """Printed (A4), the controls are gone, every board is on paper with its facts and its
+    table of tricks, each step's diagram but the first left out."""
+    import base64
+    import shutil
+    import subprocess
+
+    browser, html, review = page
+    browser.page("Emulation.setEmulatedMedia", media="print")
+    try:
+        browser.open(html.as_uri())
+        shown = browser.evaluate(r"""(() => ({
+          controls: [...document.querySelectorAll(".stepper .controls")]
+              .filter(e => getComputedStyle(e).display !== "none").length,
+          steps: [...document.querySelectorAll("section.board")].map(b =>
+              [...b.querySelectorAll(".stepper .step")]
+                  .filter(e => getComputedStyle(e).display !== "none").length)}))()""")
+        data = browser.page("Page.printToPDF", paperWidth=210 / 25.4,
+                            paperHeight=297 / 25.4, printBackground=True)["data"]
+    finally:
+        browser.page("Emulation.setEmulatedMedia", media="")
+    assert shown["controls"] == 0 and shown["steps"] == [1] * len(review["boards"])
+    pdf = tmp_path / "review.pdf"
+    pdf.write_bytes(base64.b64decode(data))
+    assert pdf.read_bytes().startswith(b"%PDF")
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed: the PDF is not read back")
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    for b in review["boards"]:
+        assert f"(board {b['board']})" in text
+    assert text.count("cards in play order") == sum(1 for b in review["boards"] if b["played"])
