@@ -63,7 +63,7 @@ MAX_BAD_LINES = 1_000
 
 _KEY = re.compile(r"[A-Za-z]{2}")
 #: Where a record starts in a hand-viewer link.
-_URL_LIN = re.compile(r"[?&]lin=", re.IGNORECASE)
+_URL_LIN = re.compile(r"(?:^\s*|[?&])lin=", re.IGNORECASE)
 #: LIN's seats in its own order: the ``md|`` dealer digit 1-4 and the order of ``pn|``.
 _LIN_SEATS = (Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST)
 _VULNERABLE = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b": "All"}

@@ -157,7 +157,10 @@ def test_values_across_lines_comment_lines_links_and_a_claim_mid_trick():
            "SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,%7Csv%7Cb%7C")
     (linked,) = list(lin.loads(url + "\n"))
     assert linked.vulnerable == "both" and linked.tag("South") == "x"
+    (bare,) = list(lin.loads(url.split("?", 1)[1] + "\n"))     # the lin= string alone
+    assert bare.deal == linked.deal and bare.tag("South") == "x"
     assert lin.looks_like_lin(url) and lin.looks_like_lin("%x\n\nqx|o1|")
+    assert lin.looks_like_lin(url.split("?", 1)[1])
     assert not lin.looks_like_lin('[Event "x"]\npn|a|')
 
 
