@@ -19,6 +19,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO, Literal, TextIO, overload
 
+from cardgames.bidding import BiddingSystem, BiddingSystemError, default_system, load_system
+from cardgames.sampling import draw_seed
+
 from ..pool import MAX_JOBS, default_jobs
 from ..solver import MAX_TT_MB
 from ..store import ResultStore, StoreError
@@ -272,6 +275,44 @@ def open_store(args: argparse.Namespace) -> ResultStore | None:
         return ResultStore(args.db, must_exist=args.resume)
     except StoreError as err:
         raise UsageError(str(err)) from None
+
+
+# ---- options several commands share -------------------------------------------------------
+
+def seed_option(text: str | None) -> tuple[int, bool]:
+    """``--seed``'s value, and whether it was drawn (no ``--seed`` given: one is drawn, and
+    the command prints it so that the run can be repeated).
+
+    :raises UsageError: for anything but a whole number 0 or more, in ASCII digits.
+    """
+    if text is None:
+        return draw_seed(), True
+    value = text.strip()
+    if not value.isascii() or not value.isdigit():
+        raise UsageError(f"--seed must be a whole number 0 or more, got {text!r}")
+    return int(value), False
+
+
+def bidding_system(args: argparse.Namespace) -> BiddingSystem | None:
+    """The bidding system that reads the boards' auctions: ``--system FILE``, the shipped
+    one by default, None with ``--no-inference``.
+
+    :raises UsageError: both options given, or a system file that does not read.
+    """
+    if args.no_inference:
+        if args.system is not None:
+            raise UsageError("--system and --no-inference contradict each other")
+        return None
+    if args.system is None:
+        return default_system()
+    try:
+        return load_system(args.system)
+    except BiddingSystemError as err:
+        raise UsageError(f"--system: {err}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--system {args.system} is not a text file (UTF-8)") from None
+    except OSError as err:
+        raise UsageError(f"cannot read --system {args.system}: {err.strerror or err}") from None
 
 
 # ---- the progress bar ----------------------------------------------------------------------

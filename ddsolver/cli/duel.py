@@ -24,9 +24,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from typing import Any
 
-from cardgames.bidding import BiddingSystem, BiddingSystemError, default_system, load_system
 from cardgames.errors import CardgamesError
-from cardgames.sampling import draw_seed
 
 from ..board_duel import pbn_deals
 from ..boards import Inputs, count_lines
@@ -52,6 +50,7 @@ from ._common import (
     PROG,
     Interrupted,
     UsageError,
+    bidding_system,
     capped_jobs,
     check_readable,
     jobs_limit,
@@ -59,6 +58,7 @@ from ._common import (
     open_store,
     positive_int,
     progress_bar,
+    seed_option,
     tt_mb,
 )
 
@@ -138,31 +138,6 @@ def add_parser(commands: argparse._SubParsersAction,
     return p
 
 
-def _seed(text: str | None) -> tuple[int, bool]:
-    if text is None:
-        return draw_seed(), True
-    try:
-        seed = int(text)
-    except ValueError:
-        raise UsageError(f"--seed must be a whole number 0 or more, got {text!r}") from None
-    if seed < 0:
-        raise UsageError(f"--seed must be a whole number 0 or more, got {text!r}")
-    return seed, False
-
-
-def _system(args: argparse.Namespace) -> BiddingSystem | None:
-    if args.no_inference:
-        return None
-    if not args.system:
-        return default_system()
-    try:
-        return load_system(args.system)
-    except BiddingSystemError as err:
-        raise UsageError(str(err)) from None
-    except OSError as err:
-        raise UsageError(f"cannot read {args.system}: {err.strerror or err}") from None
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver duel`` on parsed arguments; the exit status."""
     if args.files and args.deals is not None:
@@ -187,8 +162,8 @@ def run(args: argparse.Namespace) -> int:
     if args.tolerance < 0:
         raise UsageError(f"--tolerance must be 0 or more, got {args.tolerance}")
     check_readable(args.files)
-    seed, drawn = _seed(args.seed)
-    system = _system(args) if args.files else None
+    seed, drawn = seed_option(args.seed)
+    system = bidding_system(args) if args.files else None
     jobs = check_jobs(capped_jobs(args.jobs, "duel"))
     settings: dict[str, Any] = {
         "declarers": [first.label, second.label],

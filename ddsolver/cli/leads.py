@@ -44,11 +44,11 @@ from contextlib import ExitStack
 from typing import Any, TextIO, cast
 
 from cardgames import pbn
-from cardgames.bidding import BiddingSystem, default_system, load_system
+from cardgames.bidding import BiddingSystem
 from cardgames.cards import Seat, SeatLike
 from cardgames.constraint_syntax import as_constraint
 from cardgames.constraints import Constraint
-from cardgames.errors import BiddingSystemError, CardgamesError, SamplingError
+from cardgames.errors import CardgamesError, SamplingError
 from cardgames.facts import BoardFacts
 from cardgames.hands import Hand
 from cardgames.sampling import draw_seed
@@ -71,6 +71,7 @@ from ._common import (
     GuardedOutput,
     Terminated,
     UsageError,
+    bidding_system,
     capped_jobs,
     jobs_limit,
     positive_int,
@@ -249,20 +250,7 @@ def _bidding_system(args: argparse.Namespace) -> BiddingSystem | None:
             raise UsageError("--system and --no-inference are about the Auction of each board "
                              "of PBN files; with --hand, give the constraints (--north ...)")
         return None
-    if args.no_inference:
-        if args.system is not None:
-            raise UsageError("--system and --no-inference contradict each other")
-        return None
-    if args.system is None:
-        return default_system()
-    try:
-        return load_system(args.system)
-    except BiddingSystemError as err:
-        raise UsageError(f"--system: {err}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"--system {args.system} is not a text file (UTF-8)") from None
-    except OSError as err:
-        raise UsageError(f"cannot read --system {args.system}: {err.strerror or err}") from None
+    return bidding_system(args)
 
 
 def _message(err: CardgamesError, args: argparse.Namespace) -> str:

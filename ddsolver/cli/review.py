@@ -7,13 +7,9 @@ files (BBO's), told apart by content."""
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from contextlib import ExitStack
 from typing import Any
-
-from cardgames.bidding import BiddingSystem, BiddingSystemError, default_system, load_system
-from cardgames.sampling import draw_seed
 
 from ..boards import Inputs
 from ..formats.review import WRITERS
@@ -26,11 +22,13 @@ from ._common import (
     PROG,
     Interrupted,
     UsageError,
+    bidding_system,
     check_readable,
     open_output,
     open_store,
     positive_int,
     progress_bar,
+    seed_option,
     tt_mb,
 )
 
@@ -93,34 +91,13 @@ def add_parser(commands: argparse._SubParsersAction,
     return p
 
 
-def _seed(text: str | None) -> tuple[int, bool]:
-    if text is None:
-        return draw_seed(), True
-    if not re.fullmatch(r"[0-9]+", text.strip()):
-        raise UsageError(f"--seed must be a whole number 0 or more, got {text!r}")
-    return int(text), False
-
-
-def _system(args: argparse.Namespace) -> BiddingSystem | None:
-    if args.no_inference:
-        return None
-    if not args.system:
-        return default_system()
-    try:
-        return load_system(args.system)
-    except BiddingSystemError as err:
-        raise UsageError(str(err)) from None
-    except OSError as err:
-        raise UsageError(f"cannot read {args.system}: {err.strerror or err}") from None
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver review`` on parsed arguments; the exit status."""
     if not args.player.strip():
         raise UsageError("--player names the player, as the seat tags do")
     check_readable(args.files)
-    seed, drawn = _seed(args.seed)
-    system = _system(args)
+    seed, drawn = seed_option(args.seed)
+    system = bidding_system(args)
     settings: dict[str, Any] = {"player": args.player, "samples": args.samples,
                                 "seed": seed, "method": args.method,
                                 "system": None if system is None else system.name}
