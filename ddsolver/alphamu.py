@@ -298,13 +298,17 @@ class _Search:
         ws = list(_bits(worlds))
         base = (self.played, tuple(c.index for _, c in self.trick), self.leader, self.won)
         cache = self.leaf_cache
+        masks: dict[int, tuple[int, ...]] = {}   # each world here, built once for all moves
         out = []
         for g in (moves if moves is not None else [None]):
             key = base + (-1 if g is None else g[0].index,)
             todo = [w for w in ws if key + (w,) not in cache]
             if todo:
-                makes = (self._makes_reference(todo, g) if self.reference_leaves
-                         else self._makes(todo, g))
+                for w in todo:
+                    if w not in masks:
+                        masks[w] = self._core_masks(w)
+                makes = (self._makes_reference(todo, g, masks) if self.reference_leaves
+                         else self._makes(todo, g, masks))
                 if len(cache) + len(todo) > TT_ENTRIES:
                     cache.clear()
                 for w, yes in zip(todo, makes):
@@ -322,10 +326,12 @@ class _Search:
                 break
         return out
 
-    def _makes(self, ws: list[int], move: tuple[Card, ...] | None) -> list[bool]:
+    def _makes(self, ws: list[int], move: tuple[Card, ...] | None,
+               masks: dict[int, tuple[int, ...]]) -> list[bool]:
         """Whether the contract makes double dummy after ``move`` (None: from here) in each
-        world of ``ws``: one null-window search each, on the solvers' threads (world w
-        always on solver w % jobs, so that its leaves share one table)."""
+        world of ``ws`` (``masks``: each world as the core takes it): one null-window search
+        each, on the solvers' threads (world w always on solver w % jobs, so that its leaves
+        share one table)."""
         played = bytes(c.suit * 16 + c.rank for _, c in self.trick)
         if move is not None:
             played += bytes((move[0].suit * 16 + move[0].rank,))
@@ -342,7 +348,7 @@ class _Search:
             part = parts[j]
             if not part:
                 return b""
-            deals = [self._core_masks(w) for w in part]
+            deals = [masks[w] for w in part]
             return self._solvers[j].reaches_many(
                 deals, strain, leader, [(i, played, target) for i in range(len(part))])
         if self._executor is None:
@@ -354,7 +360,8 @@ class _Search:
             answer.update((w, bool(yes) == ns_declarer) for w, yes in zip(part, res))
         return [answer[w] for w in ws]
 
-    def _makes_reference(self, ws: list[int], move: tuple[Card, ...] | None) -> list[bool]:
+    def _makes_reference(self, ws: list[int], move: tuple[Card, ...] | None,
+                         masks: dict[int, tuple[int, ...]]) -> list[bool]:
         """:meth:`_makes` as it was first done, the reference the tests and the benchmark
         compare with: each world solved exactly, every card of the mover at once for a
         move, on one solver whose table starts afresh for each world."""
@@ -363,13 +370,12 @@ class _Search:
         trick = bytes(c.suit * 16 + c.rank for _, c in self.trick)
         out = []
         for w in ws:
-            masks = self._core_masks(w)
             if move is None:
-                ns = solver.solve_masks(masks, strain, leader, trick)
+                ns = solver.solve_masks(masks[w], strain, leader, trick)
                 mine = ns if self.declarer.is_ns else self.left - ns
             else:   # the mover is declarer's side: scores are its tricks
                 code = move[0].suit * 16 + move[0].rank
-                mine = solver.card_scores_masks(masks, strain, leader, trick)[code]
+                mine = solver.card_scores_masks(masks[w], strain, leader, trick)[code]
             out.append(self.won + mine >= self.need)
         return out
 
