@@ -72,6 +72,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable
+from typing import Any
 
 from cardgames.hands import Deal
 
@@ -299,75 +300,56 @@ class ResultStore:
     # ---- play traces --------------------------------------------------------------
     def traces(self, keys: Iterable[TraceKey]) -> dict[TraceKey, list[int]]:
         """The stored traces of these keys (absent keys are left out)."""
-        found: dict[TraceKey, list[int]] = {}
-        for key in dict.fromkeys(keys):
-            try:
-                row = self._db.execute(
-                    "SELECT tricks FROM play_traces WHERE deal=? AND strain=? AND leader=? "
-                    "AND played=?", key).fetchone()
-            except sqlite3.Error as err:
-                raise StoreError(f"cannot read {self.path}: {err}") from None
-            if row is not None:
-                found[key] = [int(ch, 16) for ch in row[0]]
-        return found
+        found = self._rows("play_traces", "tricks", ("deal", "strain", "leader", "played"),
+                           keys)
+        return {key: [int(ch, 16) for ch in text] for key, text in found.items()}
 
     def put_trace(self, key: TraceKey, tricks: list[int]) -> None:
         """Store a play trace (committed as :meth:`put_table` commits)."""
-        try:
-            self._db.execute("INSERT OR REPLACE INTO play_traces VALUES (?, ?, ?, ?, ?, ?)",
-                             (*key, "".join(f"{n:x}" for n in tricks), time.time()))
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot write to {self.path}: {err}") from None
-        self.added += 1
-        self._uncommitted += 1
-        self.maybe_commit()
+        self._put("play_traces", key, "".join(f"{n:x}" for n in tricks))
 
     # ---- played deals (ddsolver duel) ---------------------------------------------
     def plays(self, keys: Iterable[PlayKey]) -> dict[PlayKey, str]:
         """The stored plays (their JSON text) of these keys (absent keys left out)."""
-        found: dict[PlayKey, str] = {}
-        for key in dict.fromkeys(keys):
-            try:
-                row = self._db.execute(
-                    "SELECT play FROM duel_plays WHERE deal=? AND settings=? AND method=?",
-                    key).fetchone()
-            except sqlite3.Error as err:
-                raise StoreError(f"cannot read {self.path}: {err}") from None
-            if row is not None:
-                found[key] = row[0]
-        return found
+        return self._rows("duel_plays", "play", ("deal", "settings", "method"), keys)
 
     def put_play(self, key: PlayKey, play: str) -> None:
         """Store a played deal's JSON (committed as :meth:`put_table` commits)."""
-        try:
-            self._db.execute("INSERT OR REPLACE INTO duel_plays VALUES (?, ?, ?, ?, ?)",
-                             (*key, play, time.time()))
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot write to {self.path}: {err}") from None
-        self.added += 1
-        self._uncommitted += 1
-        self.maybe_commit()
+        self._put("duel_plays", key, play)
 
     # ---- reviews (ddsolver review) -------------------------------------------------
     def reviews(self, keys: Iterable[ReviewKey]) -> dict[ReviewKey, str]:
         """The stored reviews (their JSON text) of these keys (absent keys left out)."""
-        found: dict[ReviewKey, str] = {}
+        return self._rows("board_reviews", "review", ("board", "settings", "player"), keys)
+
+    def put_review(self, key: ReviewKey, review: str) -> None:
+        """Store a board's review JSON (committed as :meth:`put_table` commits)."""
+        self._put("board_reviews", key, review)
+
+    # ---- the rows of the keyed tables ----------------------------------------------
+    def _rows(self, table: str, column: str, names: tuple[str, ...],
+              keys: Iterable[tuple[str, ...]]) -> dict[Any, str]:
+        """``column`` of ``table``'s row for each key (its ``names`` columns), where there
+        is one."""
+        where = " AND ".join(f"{n}=?" for n in names)
+        query = f"SELECT {column} FROM {table} WHERE {where}"
+        found: dict[Any, str] = {}
         for key in dict.fromkeys(keys):
             try:
-                row = self._db.execute(
-                    "SELECT review FROM board_reviews WHERE board=? AND settings=? AND "
-                    "player=?", key).fetchone()
+                row = self._db.execute(query, key).fetchone()
             except sqlite3.Error as err:
                 raise StoreError(f"cannot read {self.path}: {err}") from None
             if row is not None:
                 found[key] = row[0]
         return found
 
-    def put_review(self, key: ReviewKey, review: str) -> None:
-        """Store a board's review JSON (committed as :meth:`put_table` commits)."""
+    def _put(self, table: str, key: tuple[str, ...], value: str) -> None:
+        """A row of ``table``: the key's columns, ``value``, the time; committed as
+        :meth:`put_table` commits."""
+        marks = ", ".join("?" * (len(key) + 2))
         try:
-            self._db.execute("INSERT OR REPLACE INTO board_reviews VALUES (?, ?, ?, ?, ?)",
-                             (*key, review, time.time()))
+            self._db.execute(f"INSERT OR REPLACE INTO {table} VALUES ({marks})",
+                             (*key, value, time.time()))
         except sqlite3.Error as err:
             raise StoreError(f"cannot write to {self.path}: {err}") from None
         self.added += 1
