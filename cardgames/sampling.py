@@ -28,6 +28,7 @@ from __future__ import annotations
 import operator
 import secrets
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,7 +42,7 @@ from .errors import DealError, SamplingError
 from .evaluation import MAX_HCP, RANK_BITS, Features
 from .hands import HCP_BY_RANK, Deal, Hand
 
-__all__ = ["Sampler", "SampleResult", "deal_hidden", "check_seed", "draw_seed",
+__all__ = ["Sampler", "SampleResult", "deal_hidden", "check_seed", "draw_seed", "derived_seed",
            "acceptance_rates", "RATE_DEALS"]
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,19 @@ def draw_seed() -> int:
     """A fresh seed from the system's entropy (32 bits: short enough to type back), for a
     run given none, which records it so that it can be repeated."""
     return secrets.randbits(32)
+
+
+def derived_seed(seed: int, *parts: int | str) -> int:
+    """A seed of its own for one part of a seeded run (a decision, a board's sample), from
+    the run's seed and what names the part (whole numbers, and texts taken by their CRC-32):
+    the same part gets the same seed whatever else the run holds.
+
+    >>> derived_seed(1, "deal", 3) == derived_seed(1, "deal", 3) != derived_seed(2, "deal", 3)
+    True
+    """
+    words = [seed & 0xFFFFFFFF, seed >> 32 & 0xFFFFFFFF,
+             *(zlib.crc32(p.encode()) if isinstance(p, str) else p for p in parts)]
+    return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> 1)
 
 
 def check_seed(seed: int | None) -> int | None:

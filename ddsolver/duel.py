@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import math
 import time
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -52,6 +51,7 @@ from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, SamplingError
 from cardgames.hands import Deal, Hand
 from cardgames.play import Position
+from cardgames.sampling import derived_seed
 from cardgames.scoring import Contract, Vulnerability, imps, score
 from cardgames.worlds import View, Worlds, deal_worlds
 
@@ -229,9 +229,7 @@ def decision_seed(seed: int, deal: DuelDeal, seat: Seat, played: Sequence[Card])
     """The seed of one decision's worlds: the run's seed, the deal, the player and the
     cards played so far -- nothing of who the declarer is, so that two declarers who reach
     the same point meet the same worlds."""
-    words = [seed & 0xFFFFFFFF, seed >> 32 & 0xFFFFFFFF,
-             zlib.crc32(deal.key.encode()), int(seat), *(c.index for c in played)]
-    return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> 1)
+    return derived_seed(seed, deal.key, int(seat), *(c.index for c in played))
 
 
 #: The random completions a decision deals before it drops the auction's constraints: when

@@ -23,12 +23,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
-
-import numpy as np
 
 from cardgames import pbn
 from cardgames.bidding import BiddingSystem
@@ -36,6 +33,7 @@ from cardgames.cards import Card, Seat
 from cardgames.errors import CardgamesError
 from cardgames.facts import BoardFacts
 from cardgames.play import Position
+from cardgames.sampling import derived_seed
 from cardgames.scoring import Vulnerability, score
 
 from .advise import advise
@@ -205,9 +203,7 @@ class BoardReview:
 def _seed(seed: int, game: pbn.Game, what: str) -> int:
     """A board's own seed for ``what`` (the lead sample, an advice): the same board gives
     the same answers whatever else the run holds."""
-    words = [seed & 0xFFFFFFFF, seed >> 32 & 0xFFFFFFFF,
-             zlib.crc32(f"{game.deal.to_pbn() if game.deal else ''} {what}".encode())]
-    return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> 1)
+    return derived_seed(seed, f"{game.deal.to_pbn() if game.deal else ''} {what}")
 
 
 def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples: int = 50,
