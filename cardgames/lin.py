@@ -881,7 +881,7 @@ def to_lin(game: Game, *, play: bool = True) -> str:
         out.append(f"pc|{card}|")
         if k % 4 == 3:
             out.append("pg||")
-    result = _digits(game.tag("Result") or "") if play else None
+    result = game.result if play else None
     if result is not None:
         out.append(f"mc|{result}|")
     for comment in game.trailing_comments:

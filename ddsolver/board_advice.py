@@ -122,6 +122,14 @@ class Decision:
                 "worlds": self.worlds, "exhaustive": self.exhaustive}
 
     @classmethod
+    def of(cls, report: AdviceReport, board: str, trick: int, seat: Seat,
+           card: Card) -> Decision:
+        """The played ``card`` set against ``report``, the advice just before it."""
+        value, best_value, best = card_value(report, card)
+        return cls(board, trick, seat, card, best, value, best_value, len(report.worlds),
+                   report.worlds.exhaustive)
+
+    @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Decision:
         """The inverse of :meth:`to_dict`."""
         return cls(d["board"], int(d["trick"]), Seat.parse(d["seat"]), Card.parse(d["card"]),
@@ -167,10 +175,8 @@ def review_board(game: pbn.Game, seat: Seat, options: dict[str, Any],
         if mover in side and len(legal) > 1:
             report = advise(**args, played=play[:i], progress=progress, **options)
             if len(report.rows) > 1:
-                value, best_value, best = card_value(report, card)
                 board = str(game.board) if game.board is not None else "?"
-                out.append(Decision(board, i // 4 + 1, mover, card, best, value, best_value,
-                                    len(report.worlds), report.worlds.exhaustive))
+                out.append(Decision.of(report, board, i // 4 + 1, mover, card))
         pos.play(card)
     nxt = None
     if not pos.is_terminal and pos.to_move in side and len(pos.legal_cards()) > 1:

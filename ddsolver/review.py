@@ -38,7 +38,7 @@ from cardgames.scoring import Vulnerability, score
 
 from .advise import advise
 from .analysis import analyse_play
-from .board_advice import Decision, board_arguments, card_value
+from .board_advice import Decision, board_arguments
 from .board_leads import analyse_board, lead_board
 from .boards import Inputs, label_of, located
 from .leads import TableLead, analyse_leads
@@ -256,10 +256,7 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
         before = _digits_of(game.tag("DeclarerWon"))
         ours = [t + before for t in ours]
     complete = len(play) == 4 * deal.cards_per_hand
-    result_tag = game.tag("Result")
-    recorded = (int(result_tag.strip()) if result_tag and re.fullmatch(
-        r"[0-9]{1,2}", result_tag.strip()) else None)
-    tricks = ours[-1] if complete else recorded
+    tricks = ours[-1] if complete else game.result
     dd = ours[0]
     claim = None
     if play and not complete and tricks is not None:   # a Result without a play: no claim
@@ -303,11 +300,9 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
                                            "jobs": jobs, "tt_mb": tt_mb}
                 if method == "alphamu":
                     options["depth"] = depth
-                advice = advise(**args, **options)
-                value, best_value, best = card_value(advice, e.card)
-                decision = Decision(str(game.board) if game.board is not None else "?",
-                                    e.trick, e.seat, e.card, best, value, best_value,
-                                    len(advice.worlds), advice.worlds.exhaustive)
+                decision = Decision.of(advise(**args, **options),
+                                       str(game.board) if game.board is not None else "?",
+                                       e.trick, e.seat, e.card)
             except CardgamesError as err:
                 notes.append(f"card {e.index + 1} ({e.card}) not asked single dummy: {err}")
             costly.append(CostlyPlay(e.index, e.trick, e.seat, e.card, e.cost, decision))

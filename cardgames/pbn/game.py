@@ -467,6 +467,19 @@ class Game:
         return int(value.lstrip("0") or "0")
 
     @property
+    def result(self) -> int | None:
+        """The ``Result`` tag as declarer's side's tricks, 0 to 13 (a claim, where the play
+        stops before the end); None if absent or unknown, or for a value that is no trick
+        count (``"²"``, ``"+1"``, a score: ``Game.tag("Result")`` has the text)."""
+        return self._cached("result", self._parse_result)
+
+    def _parse_result(self) -> int | None:
+        _, value = self._known("Result")
+        if value is None or not (value.isascii() and value.isdigit()) or int(value) > 13:
+            return None
+        return int(value)
+
+    @property
     def dealer(self) -> Seat | None:
         """The ``Dealer`` seat; None if absent or unknown.
 

@@ -8,21 +8,14 @@ take the boards one at a time between ``begin()`` and ``end()``, so a large file
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, TextIO
 
-from cardgames import pbn
 from cardgames.play import Position
 
 from ..analysis import PlayAnalysis
 from ..boards import PlayedBoard
 
 __all__ = ["record", "board_text", "TextWriter", "JsonWriter", "WRITERS"]
-
-
-def _result_tag(game: pbn.Game) -> int | None:
-    value = (game.tag("Result") or "").strip()
-    return int(value) if re.fullmatch(r"[0-9]{1,2}", value) else None
 
 
 def record(board: PlayedBoard, analysis: PlayAnalysis) -> dict[str, Any]:
@@ -39,7 +32,7 @@ def record(board: PlayedBoard, analysis: PlayAnalysis) -> dict[str, Any]:
             entry["cost"] = costly[i].cost
         cards.append(entry)
     complete = len(analysis.played) == 4 * analysis.deal.cards_per_hand
-    result = _result_tag(board.game)
+    result = board.game.result
     claim = None
     if not complete and result is not None:
         # The play stops and the Result says how it ended: a claim (or a concession).

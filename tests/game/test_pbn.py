@@ -856,3 +856,11 @@ def test_any_tag_value_round_trips(value):
 def test_random_deal_round_trips_through_a_game(deal, first):
     game = Game([Tag("Deal", deal.to_pbn(first))])
     assert one(dumps([game])).deal == deal
+
+
+@pytest.mark.parametrize("value, tricks", [("10", 10), ("0", 0), (" 7 ", 7), ("14", None),
+                                           ("\u00b2", None), ("+1", None), ("?", None),
+                                           ("", None), ("4S=", None)])
+def test_result_is_a_trick_count_or_none(value, tricks):
+    assert pbn.Game([pbn.Tag("Result", value)]).result == tricks
+    assert pbn.Game().result is None
