@@ -862,5 +862,5 @@ def test_random_deal_round_trips_through_a_game(deal, first):
                                            ("\u00b2", None), ("+1", None), ("?", None),
                                            ("", None), ("4S=", None)])
 def test_result_is_a_trick_count_or_none(value, tricks):
-    assert pbn.Game([pbn.Tag("Result", value)]).result == tricks
-    assert pbn.Game().result is None
+    assert Game([Tag("Result", value)]).result == tricks
+    assert Game().result is None
