@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from cardgames.cards import Card, Seat
+from cardgames.cards import Card, Seat, Strain
 from cardgames.hands import Deal
 from cardgames.html import FRAGMENT_CSS, RED_SUITS, SEAT_NAME, SUIT_SYMBOL, deal_html, esc
 from cardgames.play import Position
@@ -24,7 +24,7 @@ from cardgames.scoring import Contract
 
 from ..review import BoardReview, SessionSummary
 from .leads_html import report_fragment
-from .review_text import summary_text
+from .review_text import facts_text, summary_text
 
 __all__ = ["HtmlWriter"]
 
@@ -127,11 +127,10 @@ def _auction_html(r: BoardReview) -> str:
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
-def _steps(r: BoardReview, deal: Deal) -> list[tuple[Deal, str]]:
+def _steps(r: BoardReview, deal: Deal, strain: Strain) -> list[tuple[Deal, str]]:
     """The cards still to play before the lead and after each trick, with a caption."""
-    contract = Contract.parse(r.contract.split(" by ")[0]) if r.contract else None
-    assert contract is not None and r.leader is not None
-    pos = Position(deal, contract.strain, r.leader)
+    assert r.leader is not None
+    pos = Position(deal, strain, r.leader)
     out = [(deal, f"declarer's side can take {r.trace[0]} double dummy")]
     for i, card in enumerate(r.played):
         pos.play(card)
@@ -144,11 +143,10 @@ def _steps(r: BoardReview, deal: Deal) -> list[tuple[Deal, str]]:
     return out
 
 
-def _tricks_html(r: BoardReview, deal: Deal) -> str:
+def _tricks_html(r: BoardReview, deal: Deal, strain: Strain) -> str:
     costly = {c.index for c in r.costly}
-    contract = Contract.parse(r.contract.split(" by ")[0]) if r.contract else None
-    assert contract is not None and r.leader is not None
-    pos = Position(deal, contract.strain, r.leader)
+    assert r.leader is not None
+    pos = Position(deal, strain, r.leader)
     leaders = []
     for i, card in enumerate(r.played):
         if i % 4 == 0:
@@ -172,16 +170,7 @@ def _tricks_html(r: BoardReview, deal: Deal) -> str:
 def _board_html(r: BoardReview, index: int) -> str:
     title = f"{esc(r.label)} &mdash; {SEAT_NAME[r.seat]} ({esc(r.role)})"
     parts = [f'<section class="board" id="board-{index}"><h2>{title}</h2>']
-    if r.contract is None:
-        parts.append(f'<p class="facts">Passed out; par {esc(r.par or "?")}</p>')
-    else:
-        took = "?" if r.tricks is None else str(r.tricks)
-        facts = f"{esc(r.contract)}: took {took}, double dummy {r.dd}"
-        if r.par is not None:
-            facts += f"; par {esc(r.par)}"
-        if r.score is not None and r.par_score is not None:
-            facts += f"; your side {r.score:+d} against par {r.par_score:+d}"
-        parts.append(f'<p class="facts">{facts}</p>')
+    parts.append(f'<p class="facts">{esc(facts_text(r))}</p>')
     verdicts = []
     if r.lead is not None:
         t = r.lead
@@ -221,7 +210,10 @@ def _board_html(r: BoardReview, index: int) -> str:
     parts.append(_auction_html(r))
     if r.deal is not None and r.played:
         deal = Deal.from_pbn(r.deal)
-        steps = _steps(r, deal)
+        contract = Contract.parse((r.contract or "").split(" by ")[0])
+        assert contract is not None       # a board with a play has a contract
+        strain = contract.strain
+        steps = _steps(r, deal, strain)
         body = "".join(
             f'<div class="step" data-step="{k}">{_STYLE.sub("", deal_html(d))}'
             f'<div class="caption">{esc(caption)}</div></div>'
@@ -235,7 +227,7 @@ def _board_html(r: BoardReview, index: int) -> str:
             f'<button class="last" type="button" aria-label="the end">&raquo;</button> '
             f'<span class="where"></span></div></div>')
         parts.append("</div>")
-        parts.append(_tricks_html(r, deal))
+        parts.append(_tricks_html(r, deal, strain))
     else:
         if r.deal is not None:
             parts.append(_STYLE.sub("", deal_html(Deal.from_pbn(r.deal))))

@@ -9,25 +9,30 @@ from typing import Any, TextIO
 
 from ..review import BoardReview, SessionSummary
 
-__all__ = ["TextWriter", "JsonWriter", "board_text", "summary_text"]
+__all__ = ["TextWriter", "JsonWriter", "board_text", "facts_text", "summary_text"]
 
 
 def _signed(x: float) -> str:
     return f"{x:+.2f}"
 
 
-def board_text(r: BoardReview) -> str:
-    lines = [f"{r.label}  {r.seat.letter} ({r.role})"]
+def facts_text(r: BoardReview) -> str:
+    """The board's result in a line: contract, tricks, double dummy, par, points."""
     if r.contract is None:
-        lines.append(f"  passed out; par {r.par}")
-        return "\n".join(lines) + "\n"
+        return f"passed out; par {r.par or '?'}"
     took = "?" if r.tricks is None else str(r.tricks)
-    head = f"  {r.contract}: took {took}, double dummy {r.dd}"
+    head = f"{r.contract}: took {took}, double dummy {r.dd}"
     if r.par is not None:
         head += f"; par {r.par}"
     if r.score is not None and r.par_score is not None:
         head += f"; your side {r.score:+d} against par {r.par_score:+d}"
-    lines.append(head)
+    return head
+
+
+def board_text(r: BoardReview) -> str:
+    lines = [f"{r.label}  {r.seat.letter} ({r.role})", f"  {facts_text(r)}"]
+    if r.contract is None:
+        return "\n".join(lines) + "\n"
     if r.lead is not None:
         t = r.lead
         real = ("" if t.real_cost is None else
