@@ -51,7 +51,8 @@ from ._common import (
     tt_mb,
 )
 
-__all__ = ["Batch", "add_batch_options", "summary_line", "interrupted_message"]
+__all__ = ["Batch", "add_batch_options", "add_store_options", "summary_line",
+           "interrupted_message"]
 
 #: What a batch command keeps in the store, as its messages name it.
 _NOUNS = {"tables": ("table", "tables"), "traces": ("play analysis", "play analyses"),
@@ -75,6 +76,14 @@ class Outcome(Protocol):
 _O = TypeVar("_O", bound=Outcome)
 
 
+def add_store_options(parser: argparse.ArgumentParser, kept: str) -> None:
+    """``--db FILE`` and ``--resume``; ``kept`` says what the store spares and keeps."""
+    parser.add_argument("--db", metavar="FILE", help=f"results store (SQLite): {kept}")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with an interrupted run: like --db, but FILE must "
+                             "exist already")
+
+
 def add_batch_options(parser: argparse.ArgumentParser, *, store: str = "tables") -> None:
     """The options every batch command shares: jobs, TT size, quiet, and the store of
     ``store`` (what the command saves there: ``"tables"`` or ``"play analyses"``)."""
@@ -86,13 +95,8 @@ def add_batch_options(parser: argparse.ArgumentParser, *, store: str = "tables")
                         help="transposition-table size per thread in MB "
                              f"(default: {DEFAULT_TT_MB})")
     if store:
-        parser.add_argument("--db", metavar="FILE",
-                            help=f"results store (SQLite): {store} found there are not "
-                                 f"worked out again, and every new one is saved there at "
-                                 "once")
-        parser.add_argument("--resume", action="store_true",
-                            help="go on with an interrupted run: like --db, but FILE must "
-                                 "exist already")
+        add_store_options(parser, f"{store} found there are not worked out again, and "
+                                  "every new one is saved there at once")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="no progress bar and no summary (errors are still reported)")
 

@@ -42,7 +42,7 @@ from ..formats.duel import WRITERS, played_games
 from ..pool import check_jobs
 from ..solver import DEFAULT_TT_MB, Solver
 from ..store import ResultStore
-from ._batch import interrupted_message
+from ._batch import add_store_options, interrupted_message
 from ._cluster import add_scheduler_option, scheduler_client
 from ._common import (
     FAILED,
@@ -126,11 +126,8 @@ def add_parser(commands: argparse._SubParsersAction,
                         f"{jobs_limit()} run as {jobs_limit()})")
     p.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                    help=f"transposition-table size per solver in MB (default {DEFAULT_TT_MB})")
-    p.add_argument("--db", metavar="FILE",
-                   help="results store (SQLite): deals played there with the same settings "
-                        "are not played again, and each new one is saved at once")
-    p.add_argument("--resume", action="store_true",
-                   help="go on with an interrupted run: like --db, but FILE must exist")
+    add_store_options(p, "deals played there with the same settings are not played "
+                         "again, and each new one is saved at once")
     add_scheduler_option(p)
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress bar and no summary on stderr (errors are still reported)")

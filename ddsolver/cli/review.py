@@ -15,7 +15,7 @@ from ..boards import Inputs
 from ..formats.review import WRITERS
 from ..review import BoardReview, review_boards, summarise
 from ..solver import DEFAULT_TT_MB
-from ._batch import interrupted_message
+from ._batch import add_store_options, interrupted_message
 from ._common import (
     FAILED,
     OK,
@@ -79,12 +79,8 @@ def add_parser(commands: argparse._SubParsersAction,
                    help="solver threads for each analysis (default 1)")
     p.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB",
                    help=f"transposition-table size in MB (default {DEFAULT_TT_MB})")
-    p.add_argument("--db", metavar="FILE",
-                   help="results store (SQLite): boards reviewed there with the same "
-                        "settings are not reviewed again, and each new review is saved at "
-                        "once")
-    p.add_argument("--resume", action="store_true",
-                   help="go on with an interrupted run: like --db, but FILE must exist")
+    add_store_options(p, "boards reviewed there with the same settings are not reviewed "
+                         "again, and each new review is saved at once")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress bar and no summary on stderr")
     p.set_defaults(run=run)
