@@ -17,6 +17,18 @@ from ddsolver import Solver
 DATA = Path(__file__).resolve().parents[2] / "data"
 
 
+def _problem_one(tmp_path: Path) -> Path:
+    """Problem 1 of data/single_dummy.pbn (7NT, three cards each), played as South
+    ("Sam") leads the 8, West follows small and North finesses the ten, losing to East's
+    queen."""
+    board = (DATA / "single_dummy.pbn").read_text().split("{Problem 2")[0]
+    board = board.replace('[Play "S"]\n*', '[Play "S"]\nS8 S6 ST SQ\n*')
+    board = board.replace('[Board "1"]', '[Board "1"]\n[South "Sam"]\n[North "Nat"]')
+    path = tmp_path / "one.pbn"
+    path.write_text(board)
+    return path
+
+
 def _vugraph() -> Path:
     return next(p for p in real_lin_files() if p.name == "test_vugraph.lin")
 
@@ -77,11 +89,7 @@ def test_a_costly_card_that_was_a_mistake_from_the_players_seat_too(run_cli, tmp
     # small and North finesses the ten, losing to East's queen.  Rising with the ace was
     # better from South's view (it loses only to West's SQ76), so the ten is a mistake
     # single dummy too.
-    board = (DATA / "single_dummy.pbn").read_text().split("{Problem 2")[0]
-    board = board.replace('[Play "S"]\n*', '[Play "S"]\nS8 S6 ST SQ\n*')
-    board = board.replace('[Board "1"]', '[Board "1"]\n[South "Sam"]\n[North "Nat"]')
-    path = tmp_path / "one.pbn"
-    path.write_text(board)
+    path = _problem_one(tmp_path)
     status, out, err = run_cli("review", path, "--player", "sam", "--seed", "1",
                                "--format", "json", "-q")
     assert (status, err) == (0, "")
@@ -147,11 +155,7 @@ def test_a_stored_review_is_not_worked_out_again(run_cli, tmp_path):
 def test_the_declarers_line_at_his_first_choice(run_cli, tmp_path):
     # Problem 1 of data/single_dummy.pbn: the best line makes in 19 of 20 worlds single
     # dummy (αμ at depth 4 says so), 20 of 20 by PIMC's fused count; South's S8 is one.
-    board = (DATA / "single_dummy.pbn").read_text().split("{Problem 2")[0]
-    board = board.replace('[Play "S"]\n*', '[Play "S"]\nS8 S6 ST SQ\n*')
-    board = board.replace('[Board "1"]', '[Board "1"]\n[South "Sam"]')
-    path = tmp_path / "one.pbn"
-    path.write_text(board)
+    path = _problem_one(tmp_path)
     lines = {}
     for method in ("alphamu", "pimc"):
         status, out, _ = run_cli("review", path, "--player", "sam", "--seed", "1",
