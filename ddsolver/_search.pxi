@@ -381,8 +381,7 @@ cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8
         decisive[1] |= move_decisive[1]
         decisive[2] |= move_decisive[2]
         decisive[3] |= move_decisive[3]
-        if lowest_win[s] == 0:
-            low = dd_lobit(decisive[s]) if decisive[s] else 16
-            if r < low:
-                lowest_win[s] = low
+        low = dd_lobit(move_decisive[s]) if move_decisive[s] else 16
+        if r < low and low > lowest_win[s]:
+            lowest_win[s] = low
     return value
