@@ -11,6 +11,7 @@ were found (bench/README.md, "Ideas measured, kept and dropped")::
     python bench/walk_dds.py largest:9 11              # the opening leads
     python bench/walk_dds.py largest:9 11 H4 DT        # East's cards after H4 and DT
     python bench/walk_dds.py random:1:180 4 S2 S7      # bench_dds.py's random deal #180
+    python bench/walk_dds.py random:1:172 5 --trump S --leader E   # another row of its table
 
 DEAL is ``largest:N`` (board N of DDS's ``largest.txt``, with its trump and leader) or
 ``random:SEED:I`` (bench_dds.py's random deal I of seed SEED, with its contract: the lead
@@ -61,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("deal", help="largest:N or random:SEED:I")
     parser.add_argument("goal", type=int, help="North-South's tricks from the current trick's start")
     parser.add_argument("played", nargs="*", help="the cards played so far, in order")
+    parser.add_argument("--trump", choices=("S", "H", "D", "C", "NT"),
+                        help="another strain than the deal's (e.g. a table's other rows)")
+    parser.add_argument("--leader", choices=tuple("NESW"),
+                        help="another opening leader than the deal's")
     args = parser.parse_args(argv)
 
     prefer_checkout()
@@ -68,6 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     from cardgames.play import Position
     from ddsolver._core import Core
     deal, trump, first = load_deal(args.deal)
+    if args.trump:
+        trump = ("S", "H", "D", "C", "NT").index(args.trump)
+    if args.leader:
+        first = "NESW".index(args.leader)
     try:   # the cards played: held and following suit, checked by cardgames
         pos = Position(deal, Strain(trump), first, args.played)
     except ValueError as err:

@@ -615,16 +615,18 @@ cdef class Core:
         return self._trick_start_count(hands, trump, leader, QUICK_TRICKS,
                                        int_arg(need, "need", 0, 13))
 
-    def sure_trump_tricks(self, tuple hands not None, trump, leader, side):
+    def sure_trump_tricks(self, tuple hands not None, trump, leader, side, need=1):
         """The search's sure trump tricks for ``side`` (0 North-South, 1 East-West) at the
         start of a trick (for tests): tricks its top or long trumps win whatever happens,
-        and the ranks relied on.  ``(count, [mask, ...])``."""
+        and the ranks relied on -- the fewest for a count of at least ``need``; a count
+        below ``need`` comes with none.  ``(count, [mask, ...])``."""
         return self._trick_start_count(hands, trump, leader, SURE_TRUMP_TRICKS,
-                                       int_arg(side, "side", 0, 1))
+                                       int_arg(side, "side", 0, 1), int_arg(need, "need", 0, 13))
 
-    cdef _trick_start_count(self, tuple hands, trump, leader, int which, int arg):
+    cdef _trick_start_count(self, tuple hands, trump, leader, int which, int arg, int need=0):
         """Load the start of a trick and run one of the search's counts on it:
-        QUICK_TRICKS (up to ``arg`` tricks) or SURE_TRUMP_TRICKS (of side ``arg``)."""
+        QUICK_TRICKS (up to ``arg`` tricks) or SURE_TRUMP_TRICKS (of side ``arg``, for a
+        count of ``need``)."""
         cdef uint16_t hm[16]
         cdef uint16_t dec[4]
         cdef int n, ns_won = 0, q
@@ -638,7 +640,7 @@ cdef class Core:
                 if which == QUICK_TRICKS:
                     q = quick_tricks(self.c, dec, arg)
                 else:
-                    q = sure_trump_tricks(self.c, arg, dec)
+                    q = sure_trump_tricks(self.c, arg, dec, need)
             return q, [dec[0], dec[1], dec[2], dec[3]]
         finally:
             self._leave(hooked)

@@ -351,25 +351,36 @@ cdef int cash_suits(Ctx *c, int seat, uint16_t *decisive, int need, int cand) no
     return total
 
 
-cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive) noexcept nogil:
-    """Trump tricks ``side`` (0 = NS, 1 = EW) will win whatever happens.
+cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive, int need) noexcept nogil:
+    """Trump tricks ``side`` (0 = NS, 1 = EW) will win whatever happens, relying on as
+    few ranks as a count of ``need`` allows.
 
-    Two sure counts, the larger is returned: the run of top trumps held in one hand
-    (the top trump wins whenever it is played, and its holder is never forced to
-    throw it away: it can always ruff or win with it instead); and, when the other
-    side has no trumps at all, the longer trump holding of the side: each of those
-    trumps wins the trick it is played to, and its hand can play them on different
-    tricks (only partner could make it waste one).  Sets ``decisive`` to the ranks relied
-    on (none for the second count: suit lengths are in the table key)."""
-    cdef int t = c.trump, seat, k = 0, low = 0, n, j
-    cdef uint32_t m
+    Three sure counts: the run of top trumps held in one hand (the top trump wins
+    whenever it is played, and its holder is never forced to throw it away: it can
+    always ruff or win with it instead); the top trumps split between the partners
+    (split_top_trumps); and the most trumps one hand of the side holds above every
+    trump of the other side (all of them when the other side has none): each wins the
+    trick it is played to -- a trick with a trump in it goes to the highest trump, and
+    the other side's are all lower -- and a hand plays its cards on different tricks,
+    every one of them before the deal ends.  The first count that reaches ``need``, in
+    the order of the ranks it relies on (none, for a side whose opponents have no
+    trumps: suit lengths are in the table key; the run's lowest card; the split top
+    trumps'; the other side's top trump), is returned with them in ``decisive``; when
+    none does, the largest (the caller cuts only on reaching ``need``)."""
+    cdef int t = c.trump, seat, k = 0, low = 0, n, j, split_low = 0, above = -1
+    cdef uint32_t m, opp
+    decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
     if t == NOTRUMP or c.rem[t] == 0:
         return 0
-    n = 0
-    if c.hand[side ^ 1][t] == 0 and c.hand[side ^ 3][t] == 0:
-        n = dd_popcount(c.hand[side][t])
-        if dd_popcount(c.hand[side ^ 2][t]) > n:
-            n = dd_popcount(c.hand[side ^ 2][t])
+    opp = c.hand[side ^ 1][t] | c.hand[side ^ 3][t]
+    if opp:
+        above = dd_hibit(opp)
+    n = dd_popcount(c.hand[side][t] >> (above + 1))
+    j = dd_popcount(c.hand[side ^ 2][t] >> (above + 1))
+    if j > n:
+        n = j
+    if above < 0 and n >= need:
+        return n
     m = c.rem[t]
     seat = owner_at(c, t, 0)
     if (seat & 1) == side:
@@ -377,16 +388,17 @@ cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive) noexcept
             low = dd_hibit(m)
             k += 1
             m ^= (<uint32_t>1) << low
-    decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
-    if k < 2 and n < 2:
-        j = split_top_trumps(c, side, &low)
-        if j > k and j > n:
-            decisive[t] = <uint16_t>((<uint32_t>1) << low)
-            return j
-    if n >= k:
+    if k >= need:
+        decisive[t] = <uint16_t>((<uint32_t>1) << low)
+        return k
+    j = split_top_trumps(c, side, &split_low) if k < 2 else 0
+    if j >= need:
+        decisive[t] = <uint16_t>((<uint32_t>1) << split_low)
+        return j
+    if n >= need:
+        decisive[t] = <uint16_t>((<uint32_t>1) << above)
         return n
-    decisive[t] = <uint16_t>((<uint32_t>1) << low)
-    return k
+    return max(n, max(j, k))
 
 
 cdef inline int split_top_trumps(Ctx *c, int side, int *low) noexcept nogil:

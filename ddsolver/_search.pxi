@@ -223,10 +223,10 @@ cdef int search_lead(Ctx *c, int target) noexcept nogil:
             return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
 
     if c.trump != NOTRUMP:
-        v = c.tricks_left - sure_trump_tricks(c, 1, decisive)
+        v = c.tricks_left - sure_trump_tricks(c, 1, decisive, c.tricks_left - target + 1)
         if v < target:
             return v
-        v = sure_trump_tricks(c, 0, decisive)
+        v = sure_trump_tricks(c, 0, decisive, target)
         if v >= target:
             return v
     decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0

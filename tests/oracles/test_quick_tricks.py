@@ -103,7 +103,7 @@ def test_quick_tricks_are_sure_tricks(batch):
 @pytest.mark.parametrize("batch", range(BATCHES))
 def test_sure_trump_tricks_are_sure(batch):
     """The same for the sure trump tricks of either side (top trumps, split top trumps, a
-    guarded second trump over the top one, long trumps against none), which bound the
+    guarded second trump over the top one, trumps above all of the other side's), which bound the
     search from both sides in trump contracts: never more than the side takes, here and in
     the positions that agree on the ranks relied on.  Random endings with the top trumps
     often split between the sides, where the count's rules differ."""
@@ -118,15 +118,17 @@ def test_sure_trump_tricks_are_sure(batch):
         trump = rng.randrange(4)
         leader = rng.randrange(4)
         for side in (0, 1):
-            count, relied = core.sure_trump_tricks(masks, trump, leader, side)
-            if count == 0:
-                continue
-            seen += 1
-            for variant in (masks, _agreeing(masks, relied, rng)):
-                exact = _side_tricks(variant, trump, leader, side)
-                if count > exact:
-                    wrong.append((_deal(variant).to_pbn(), trump, leader, side, count, exact,
-                                  deal.to_pbn(), relied))
+            # Each count the search may cut on, with the ranks it relies on for it.
+            for need in range(1, n + 1):
+                count, relied = core.sure_trump_tricks(masks, trump, leader, side, need)
+                if count < need:
+                    break
+                seen += 1
+                for variant in (masks, _agreeing(masks, relied, rng)):
+                    exact = _side_tricks(variant, trump, leader, side)
+                    if count > exact:
+                        wrong.append((_deal(variant).to_pbn(), trump, leader, side, count,
+                                      exact, deal.to_pbn(), relied))
     assert seen > PER_BATCH // 4
     assert not wrong, "\n".join(map(str, wrong[:10]))
 
