@@ -367,20 +367,16 @@ cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive, int need
     trumps: suit lengths are in the table key; the run's lowest card; the split top
     trumps'; the other side's top trump), is returned with them in ``decisive``; when
     none does, the largest (the caller cuts only on reaching ``need``)."""
-    cdef int t = c.trump, seat, k = 0, low = 0, n, j, split_low = 0, above = -1
+    cdef int t = c.trump, seat, k = 0, low = 0, n = 0, j, split_low = 0, above
     cdef uint32_t m, opp
     decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
     if t == NOTRUMP or c.rem[t] == 0:
         return 0
     opp = c.hand[side ^ 1][t] | c.hand[side ^ 3][t]
-    if opp:
-        above = dd_hibit(opp)
-    n = dd_popcount(c.hand[side][t] >> (above + 1))
-    j = dd_popcount(c.hand[side ^ 2][t] >> (above + 1))
-    if j > n:
-        n = j
-    if above < 0 and n >= need:
-        return n
+    if opp == 0:
+        n = max(dd_popcount(c.hand[side][t]), dd_popcount(c.hand[side ^ 2][t]))
+        if n >= need:
+            return n
     m = c.rem[t]
     seat = owner_at(c, t, 0)
     if (seat & 1) == side:
@@ -395,10 +391,15 @@ cdef inline int sure_trump_tricks(Ctx *c, int side, uint16_t *decisive, int need
     if j >= need:
         decisive[t] = <uint16_t>((<uint32_t>1) << split_low)
         return j
-    if n >= need:
-        decisive[t] = <uint16_t>((<uint32_t>1) << above)
-        return n
-    return max(n, max(j, k))
+    if opp:
+        # The run of top trumps is among these, so this count is never below k.
+        above = dd_hibit(opp)
+        n = max(dd_popcount(c.hand[side][t] >> (above + 1)),
+                dd_popcount(c.hand[side ^ 2][t] >> (above + 1)))
+        if n >= need:
+            decisive[t] = <uint16_t>((<uint32_t>1) << above)
+            return n
+    return max(n, j)
 
 
 cdef inline int split_top_trumps(Ctx *c, int side, int *low) noexcept nogil:
