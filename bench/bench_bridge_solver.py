@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -40,6 +41,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench_dds import _progress, _timed, warm_up
 from bench_deals import DEFAULT_LARGEST, random_boards, read_dds_txt
 from bench_env import ROOT, cpu_model, cpus, die, git_revision, load_average, prefer_checkout, python_text, say
 from dds_peer import Dds, masks
@@ -47,7 +49,6 @@ from our_solver import Ours
 
 PEER = ROOT.parent / "shared" / "peers" / "bridge-solver"
 TRAINING_DEAL = Path("hard_deals") / "deal.8"   # the deal its profile-guided build trains on
-RANKS = "23456789TJQKA"
 # bridge-solver's table line: a strain letter, then declarer's tricks for the leads of
 # West, East, North and South, i.e. for declarers South, North, West, East.
 BS_STRAINS = {"S": 0, "H": 1, "D": 2, "C": 3, "N": 4}
@@ -96,8 +97,7 @@ def deal_text(deal) -> str:
     """The deal in bridge-solver's file format: North, West, East, South a line each,
     suits spades to clubs, ``-`` for a void."""
     def hand(h) -> str:
-        return " ".join("".join(RANKS[r - 2] for r in range(14, 1, -1) if m >> r & 1) or "-"
-                        for m in h.masks)
+        return " ".join(suit or "-" for suit in h.to_pbn().split("."))
     n, e, s, w = deal.hands
     return "\n".join(hand(h) for h in (n, w, e, s)) + "\n"
 
@@ -129,16 +129,16 @@ class BridgeSolver:
         self.startup = 0.0
 
     def _run(self, extra: list[str]) -> tuple[float, str]:
-        proc = subprocess.Popen([str(self.binary), *extra, "-f", str(self.file)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        # wait4 before reading would block on a full pipe; the outputs are a few lines.
-        _, status, usage = os.wait4(proc.pid, 0)
-        out = proc.stdout.read().decode() if proc.stdout else ""
-        err = proc.stderr.read().decode() if proc.stderr else ""
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
-            raise RuntimeError(f"bridge-solver exited with {proc.returncode}: {err[-300:]}")
-        return usage.ru_utime + usage.ru_stime, out
+        """CPU seconds (user + system) of one run and its output: the children's usage
+        before and after it, the only child this process runs meanwhile."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run([str(self.binary), *extra, "-f", str(self.file)],
+                              capture_output=True, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode != 0:
+            raise RuntimeError(f"bridge-solver exited with {done.returncode}: "
+                               f"{done.stderr[-300:]}")
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
 
     def prepare(self, deal) -> None:
         self.file.write_text(deal_text(deal))
@@ -167,21 +167,19 @@ class Row:
 
     @property
     def vs_bs(self) -> float:
-        return self.ours / self.bs if self.bs > 0 else float("inf")
+        return _over(self.ours, self.bs)
 
     @property
     def vs_dds(self) -> float:
-        return self.ours / self.dds if self.dds > 0 else float("inf")
+        return _over(self.ours, self.dds)
 
     @property
     def bs_vs_dds(self) -> float:
-        return self.bs / self.dds if self.dds > 0 else float("inf")
+        return _over(self.bs, self.dds)
 
 
-def _cpu(fn) -> tuple[float, object]:
-    c0 = time.process_time()
-    result = fn()
-    return time.process_time() - c0, result
+def _over(a: float, b: float) -> float:
+    return a / b if b > 0 else float("inf")
 
 
 def race(index: int, deal, ours: Ours, dds: Dds, bs: BridgeSolver, forget, repeat: int,
@@ -194,15 +192,17 @@ def race(index: int, deal, ours: Ours, dds: Dds, bs: BridgeSolver, forget, repea
     times: dict[str, list[float]] = {"ours": [], "dds": [], "bs": []}
     answers: dict[str, object] = {}
 
-    def run_ours():
-        t, rows = _cpu(lambda: ours.table(deal))
-        times["ours"].append(t)
-        answers.setdefault("ours", rows)
+    def run_ours():   # an exception of ours is its answer: reported as a disagreement
+        t = _timed(lambda: ours.table(deal))
+        times["ours"].append(t.cpu)
+        answers.setdefault("ours", t.result)
 
     def run_dds():
-        t, res = _cpu(lambda: dds.table(tdl))
-        times["dds"].append(t)
-        answers.setdefault("dds", dds.table_rows(res))
+        t = _timed(lambda: dds.table(tdl))
+        if isinstance(t.result, Exception):
+            raise t.result  # DDS failing means a broken harness, not a finding
+        times["dds"].append(t.cpu)
+        answers.setdefault("dds", dds.table_rows(t.result))
 
     def run_bs():
         t, rows = bs.table()
@@ -223,12 +223,6 @@ def race(index: int, deal, ours: Ours, dds: Dds, bs: BridgeSolver, forget, repea
                             f"    {who:<4} {answers[who]}\n    DDS  {answers['dds']}")
             say(f"*** DISAGREEMENT *** {problems[-1]}")
     return Row(label, pbn, min(times["ours"]), min(times["dds"]), min(times["bs"]))
-
-
-def _progress(iterable, desc: str, total: int):
-    from tqdm import tqdm
-    return tqdm(iterable, desc=f"{desc:<8}", total=total, file=sys.stderr, unit="deal",
-                mininterval=1.0, dynamic_ncols=True)
 
 
 # ---- the summary -----------------------------------------------------------------------------
@@ -319,7 +313,6 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"bridge-solver not timed: {how}")
                 return 0
         bs = BridgeSolver(binary, folder)
-        from bench_dds import warm_up
         forget = warm_up(ours, dds, args.seed)
         boards = random_boards(args.seed, args.deals)
         startup = bs.measure_startup(boards[0][0], args.startup_runs)
