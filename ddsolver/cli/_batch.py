@@ -28,7 +28,8 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable
-from typing import BinaryIO, Protocol, TextIO, TypeVar
+from contextlib import ExitStack
+from typing import Any, BinaryIO, Protocol, TextIO, TypeVar
 
 from ..boards import Inputs, count_lines
 from ..pool import check_jobs, default_jobs
@@ -52,7 +53,7 @@ from ._common import (
 )
 
 __all__ = ["Batch", "add_batch_options", "add_store_options", "summary_line",
-           "interrupted_message"]
+           "interrupted_message", "stopped", "store_in"]
 
 #: What a batch command keeps in the store, as its messages name it.
 _NOUNS = {"tables": ("table", "tables"), "traces": ("play analysis", "play analyses"),
@@ -122,10 +123,12 @@ def summary_line(what: str, done: int, elapsed: float, failed: int,
     return text
 
 
-def interrupted_message(done: int, store: ResultStore | None, kind: str = "tables") -> str:
+def interrupted_message(done: int, store: ResultStore | None, kind: str = "tables",
+                        unit: str = "board") -> str:
     """What a user needs to know after Ctrl-C: what was kept and how to go on.  ``kind``
-    is what the command stores: ``"tables"`` or ``"traces"`` (play analyses)."""
-    boards = f"{done} board{'s' * (done != 1)}"
+    is what the command stores (a key of the store's counts: ``"tables"``, ``"traces"``,
+    ``"plays"``, ``"reviews"``); ``done`` counts ``unit`` s."""
+    boards = f"{done} {unit}{'s' * (done != 1)}"
     if store is None:
         return (f"{PROG}: interrupted after {boards}; nothing is kept between runs without "
                 "--db FILE")
@@ -133,6 +136,33 @@ def interrupted_message(done: int, store: ResultStore | None, kind: str = "table
     return (f"{PROG}: interrupted after {boards}; {store.added} new "
             f"{noun[store.added != 1]} saved in {store.path} ({store.count(kind)} in all). "
             "Run the same command with --resume to go on from there.")
+
+
+def store_in(stack: ExitStack, args: argparse.Namespace, kind: str) -> ResultStore | None:
+    """The results store of ``--db`` (:func:`open_store`), closed with ``stack``; a
+    ``--resume`` run is told what the store holds of ``kind`` (unless ``--quiet``)."""
+    store = open_store(args)
+    if store is not None:
+        stack.callback(store.close)
+        if args.resume and not args.quiet:
+            _announce_resume(store, kind)
+    return store
+
+
+def _announce_resume(store: ResultStore, kind: str) -> None:
+    print(f"{PROG}: resuming with {store.count(kind)} {_NOUNS[kind][1]} in {store.path}",
+          file=sys.stderr)
+
+
+def stopped(progress: Any, store: ResultStore | None, done: int, kind: str,
+            unit: str = "board") -> Interrupted:
+    """After Ctrl-C or SIGTERM: the bar closed, what the store holds committed, the user
+    told what was kept and how to go on; the :class:`Interrupted` to raise."""
+    progress.close()
+    if store is not None:
+        store.commit()
+    print(interrupted_message(done, store, kind, unit), file=sys.stderr)
+    return Interrupted()
 
 
 class Batch:
@@ -166,8 +196,7 @@ class Batch:
         self.binary = binary
         self.store = open_store(args)
         if self.store is not None and args.resume and announce_resume and not args.quiet:
-            print(f"{PROG}: resuming with {self.store.count(kind)} {_NOUNS[kind][1]} in "
-                  f"{self.store.path}", file=sys.stderr)
+            _announce_resume(self.store, kind)
         try:
             # The output, text or (``binary``) bytes: see :attr:`out` and :attr:`bout`.
             self.stream: TextIO | BinaryIO
@@ -231,11 +260,7 @@ class Batch:
                 end()
             self.stream.flush()
         except KeyboardInterrupt:
-            self.progress.close()
-            if self.store is not None:
-                self.store.commit()
-            print(interrupted_message(self.done, self.store, self.kind), file=sys.stderr)
-            raise Interrupted() from None
+            raise stopped(self.progress, self.store, self.done, self.kind) from None
         except OutputError as err:
             # Disk full, an I/O error: what was solved is kept for --resume all the same.
             self.progress.close()

@@ -42,20 +42,18 @@ from ..formats.duel import WRITERS, played_games
 from ..pool import check_jobs
 from ..solver import DEFAULT_TT_MB, Solver
 from ..store import ResultStore
-from ._batch import add_store_options, interrupted_message
+from ._batch import add_store_options, stopped, store_in
 from ._cluster import add_scheduler_option, scheduler_client
 from ._common import (
     FAILED,
     OK,
     PROG,
-    Interrupted,
     UsageError,
     bidding_system,
     capped_jobs,
     check_readable,
     jobs_limit,
     open_output,
-    open_store,
     positive_int,
     progress_bar,
     seed_option,
@@ -187,12 +185,7 @@ def run(args: argparse.Namespace) -> int:
 
     with ExitStack() as stack:
         client = stack.enter_context(scheduler_client(args))
-        store = open_store(args)
-        if store is not None:
-            stack.callback(store.close)
-            if args.resume and not args.quiet:
-                print(f"{PROG}: resuming with {store.count('plays')} played deals in "
-                      f"{store.path}", file=sys.stderr)
+        store = store_in(stack, args, "plays")
         out, close_out = open_output(args.output, args.files)
         if close_out:
             stack.callback(out.close)
@@ -239,12 +232,7 @@ def run(args: argparse.Namespace) -> int:
             writer.end(summarise(results))
             out.flush()
         except KeyboardInterrupt:
-            bar.close()
-            if store is not None:
-                store.commit()
-            print(interrupted_message(len(results), store, "plays").replace(
-                "board", "deal"), file=sys.stderr)
-            raise Interrupted() from None
+            raise stopped(bar, store, len(results), "plays", "deal") from None
         if not args.quiet:
             text = f"{PROG}: {len(results)} deal{'s' * (len(results) != 1)} played"
             if store is not None:

@@ -15,17 +15,15 @@ from ..boards import Inputs
 from ..formats.review import WRITERS
 from ..review import BoardReview, review_boards, summarise
 from ..solver import DEFAULT_TT_MB
-from ._batch import add_store_options, interrupted_message
+from ._batch import add_store_options, stopped, store_in
 from ._common import (
     FAILED,
     OK,
     PROG,
-    Interrupted,
     UsageError,
     bidding_system,
     check_readable,
     open_output,
-    open_store,
     positive_int,
     progress_bar,
     seed_option,
@@ -119,12 +117,7 @@ def run(args: argparse.Namespace) -> int:
         new += 1
 
     with ExitStack() as stack:
-        store = open_store(args)
-        if store is not None:
-            stack.callback(store.close)
-            if args.resume and not args.quiet:
-                print(f"{PROG}: resuming with {store.count('reviews')} reviewed boards in "
-                      f"{store.path}", file=sys.stderr)
+        store = store_in(stack, args, "reviews")
         out, close = open_output(args.output, args.files)
         if close:
             stack.callback(out.close)
@@ -144,11 +137,7 @@ def run(args: argparse.Namespace) -> int:
                 writer.write(review)
                 out.flush()
         except KeyboardInterrupt:
-            bar.close()
-            if store is not None:
-                store.commit()
-            print(interrupted_message(len(reviews), store, "reviews"), file=sys.stderr)
-            raise Interrupted() from None
+            raise stopped(bar, store, len(reviews), "reviews") from None
         writer.end(summarise(reviews))
         out.flush()
     if not reviews and not failed:
