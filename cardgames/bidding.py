@@ -78,7 +78,7 @@ _TOP_KEYS = frozenset({"name", "description", "limits", "natural", "fallback", "
                        "opening_third_fourth", "auction"})
 _NATURAL_KEYS = ("up_to", "new_suit", "partner_suit", "own_suit")   # see Natural
 ROLES = ("opener", "responder", "overcaller", "advancer")            # see Fallback
-_FALLBACK_WORDS = ("cue", "fourth_suit", "high", "after_4NT")
+_FALLBACK_WORDS = ("cue", "fourth_suit", "high", "after_4NT", "pass_over_game")
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,9 +175,9 @@ def role(auction: Auction, index: int) -> str:
 class Fallback:
     """What a call shows when no table lists it and the natural reading does not read it
     (the system's ``[fallback.ROLE]`` tables): by who makes it (:func:`role`) and what it
-    is -- ``Pass`` (not of partner's call, which accepts it, nor over a game or slam, which
-    denies little: those stay unexplained), ``X``, ``XX``, a no-trump bid (``"2NT"``), or
-    a word for a suit bid: ``cue`` (a suit the opponents have shown), ``fourth_suit`` (the side's fourth suit
+    is -- ``Pass`` (not of partner's call, which accepts it and stays unexplained),
+    ``pass_over_game`` (a pass over a game or slam bid, which denies little), ``X``,
+    ``XX``, a no-trump bid (``"2NT"``), or a word for a suit bid: ``cue`` (a suit the opponents have shown), ``fourth_suit`` (the side's fourth suit
     above the one level), ``high`` (above ``natural.up_to``), and ``after_4NT`` (any bid
     or double after a 4NT: the answers to an ace ask and what follows).  A template may
     hold ``{suit}``, the bid's suit.  These are what a standard card says of such calls
@@ -197,9 +197,9 @@ class Fallback:
                     auction.dealer.next(last) == auction.dealer.next(index).partner:
                 return None     # passing partner's call: accepting it, not declining to act
             bid = next((c for c in auction.calls[index - 1::-1] if c.is_bid), None)
-            if bid is not None and bid.level >= _GAME_LEVEL[int(bid.strain)]:  # type: ignore
-                return None     # over a game or slam a pass denies little
-            key = "Pass"
+            over_game = bid is not None and \
+                bid.level >= _GAME_LEVEL[int(bid.strain)]  # type: ignore[index]
+            key = "pass_over_game" if over_game else "Pass"
         elif "after_4NT" in table and _after_4nt(auction, index):
             key = "after_4NT"
         elif not call.is_bid or call.strain == 4:

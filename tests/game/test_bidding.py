@@ -457,8 +457,19 @@ def test_a_pass_of_partners_call_accepts_it():
     # "responder passes" (hcp<=9) but acceptance, left unexplained
     m, r = _meaning("N: 1S P 2S P 3S P P", 6, system)
     assert m.constraint is None and m in r.unknown_calls
-    # East's pass over 4S: it denies little, and stays unexplained
+    # East's pass over 4S: it denies little; unexplained by a system without a
+    # pass_over_game entry for the role, read by one with it
     m, r = _meaning("N: 1S P 4S P", 3, system)
+    assert m.constraint is None and m in r.unknown_calls
+    over = loads_system(FALLBACK.replace(
+        '[fallback.overcaller]\n',
+        '[fallback.overcaller]\n"pass_over_game" = { hand = "any", name = "over a game" }\n'))
+    m, r = _meaning("N: 1S P 4S P", 3, over)
+    assert (m.name, m.source, str(m.constraint)) == ("over a game", "fallback", "any")
+    assert m not in r.unknown_calls
+    m, _ = _meaning("N: 1S P 3S P", 3, over)        # below game: the plain Pass entry
+    assert str(m.constraint) == "0-15 hcp"
+    m, r = _meaning("N: 1S P 4S P P", 4, over)      # North passes partner's 4S: accepts
     assert m.constraint is None and m in r.unknown_calls
     # South passes East's 2C: declining to act, read by the responder's table
     m, _ = _meaning("N: 1S 2C P", 2, system)
