@@ -7,7 +7,9 @@
 The text syntax (for the command line) is a comma-separated list of terms that must all
 hold (``and`` also separates them); ``or`` joins alternatives inside one item and binds
 tighter than the comma, so ``"11-15 hcp, 5+ spades or 5+ hearts"`` means 11-15 points and a
-five-card major.  ``not`` negates one term.  The terms:
+five-card major.  ``not`` negates one term; ``usually`` makes one term likely rather than
+certain (:class:`~cardgames.constraints.Usually`: a hand outside it is dealt a tenth as
+often, or ``usually(0.2)`` a fifth).  The terms:
 
 ============================================  ===============================================
 ``15-17 hcp``, ``12+ hcp``, ``hcp>=12``,      high-card points (A=4 K=3 Q=2 J=1), inclusive
@@ -60,6 +62,7 @@ from .cards import SUIT_NAMES, Card, Suit
 from .constraints import (
     HCP,
     LTC,
+    USUALLY_WEIGHT,
     AllOf,
     Any,
     Constraint,
@@ -80,6 +83,7 @@ from .constraints import (
     SupportPoints,
     TopHonours,
     TotalPoints,
+    Usually,
     any_of,
     balanced,
     semibalanced,
@@ -200,7 +204,7 @@ class _Parser:
 
     def term(self) -> Constraint:
         t = self.tok
-        nests = (t.kind == "word" and t.text.lower() == "not") or t.text == "("
+        nests = (t.kind == "word" and t.text.lower() in ("not", "usually")) or t.text == "("
         if not nests:
             return self.simple_term(t)
         if self.depth >= MAX_DEPTH:
@@ -212,10 +216,29 @@ class _Parser:
             self.depth -= 1
 
     def nested_term(self, t: _Tok) -> Constraint:
-        """``not TERM`` or ``( ... )``."""
+        """``not TERM``, ``usually TERM``, ``usually(0.2) TERM`` or ``( ... )``."""
         self.take()
+        if t.text.lower() == "usually":
+            weight = USUALLY_WEIGHT
+            if self.tok.text == "(" and self.peek().kind == "num" and self.peek(2).text == ")":
+                self.take()
+                w = self.take()
+                self.take()
+                weight = float(w.text)
+                if not 0 <= weight <= 1:
+                    raise self.error(f"a 'usually' weight is a probability from 0 to 1, "
+                                     f"not {w.text}", w)
+            at = self.tok
+            part = self.term()
+            try:
+                return Usually(part, weight)
+            except ValueError as err:
+                raise self.error(str(err), at) from None
         if t.text != "(":
-            return Not(self.term())
+            try:
+                return Not(self.term())
+            except ValueError as err:
+                raise self.error(str(err), t) from None
         parts = [self.disjunction()]
         while self.tok.text == "," or self.is_word("and"):
             self.take()

@@ -52,7 +52,8 @@ from .hands import Hand
 # The counts (losing_tricks ... suit_hcp) live in evaluation; they stay importable from here,
 # where they were defined before.
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
-           "AnyOf", "Not", "Any", "balanced", "semibalanced", "unbalanced", "contradiction", "LTC", "Controls",
+           "AnyOf", "Not", "Any", "Usually", "usual", "USUALLY_WEIGHT", "balanced",
+           "semibalanced", "unbalanced", "contradiction", "LTC", "Controls",
            "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "Freakness",
            "PavlicekPoints", "SupportPoints", "RevaluedPoints", "PlayingTricks", "QuickTricks",
            "losing_tricks",
@@ -594,6 +595,9 @@ class Not(Constraint):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "part", _part(self.part))
+        if _holds_usually(self.part):
+            raise ValueError(f"'not' cannot take a 'usually' constraint ({self.part}): "
+                             f"what a hand usually is does not say what it never is")
 
     def accepts(self, hand: Hand) -> bool:
         return not self.part.accepts(hand)
@@ -625,6 +629,83 @@ class Not(Constraint):
         compound = isinstance(self.part, (AllOf, AnyOf)) or " or " in inner
         return f"not ({inner})" if compound else f"not {inner}"
 
+
+
+#: How often a hand outside a :class:`Usually` constraint's part is kept, against one inside.
+USUALLY_WEIGHT = 0.1
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Usually(Constraint):
+    """The part usually holds: a hand outside it is possible, dealt ``weight`` times as
+    often as it would be otherwise (the sampler keeps it with that probability).  What
+    real bidding is like: an upgraded 14-count opens a 15-17 notrump, a good three-card
+    suit is bid as four.  Every hand meets it (:meth:`accepts`, :func:`breaks` and the
+    bounds say so); :meth:`usual` tests the part, and :func:`usual` gives the strict
+    constraint.  Only the sampler, which draws for it, treats a hand outside the part as
+    less likely; ``not`` cannot take it.  Text: ``usually 15-17 hcp``, ``usually(0.2)
+    (15-17 hcp, balanced)``.
+
+    >>> str(HCP(12, 30) & Usually(HCP(15, 17)))
+    '12-30 hcp, usually 15-17 hcp'
+    """
+
+    part: Constraint
+    weight: float = USUALLY_WEIGHT
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "part", _part(self.part))
+        w = self.weight
+        if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w <= 1:
+            raise ValueError(f"a 'usually' weight is a probability from 0 to 1, got {w!r}")
+        if not self.part.vectorised:
+            raise ValueError(f"'usually' needs a constraint the sampler tests in batches, "
+                             f"not a Python predicate ({self.part})")
+        if _holds_usually(self.part):
+            raise ValueError(f"'usually' cannot nest ({self.part})")
+
+    def accepts(self, hand: Hand) -> bool:
+        return True
+
+    def usual(self, hand: Hand) -> bool:
+        """Whether ``hand`` meets the part (is as the constraint usually is)."""
+        return self.part.accepts(hand)
+
+    def _mask(self, f: Features) -> np.ndarray:
+        inside = self.part._mask(f)
+        assert inside is not None
+        draws = f.uniform()
+        if draws is None:       # no sampler drawing: every hand is possible
+            return np.ones(f.held.shape[0], dtype=bool)
+        return inside | (draws < self.weight)
+
+    def __str__(self) -> str:
+        inner = str(self.part)
+        if isinstance(self.part, (AllOf, AnyOf)) or \
+                (not isinstance(self.part, Not) and (" or " in inner or "," in inner)):
+            inner = f"({inner})"
+        head = "usually" if self.weight == USUALLY_WEIGHT else f"usually({self.weight:g})"
+        return f"{head} {inner}"
+
+
+def _holds_usually(c: Constraint) -> bool:
+    if isinstance(c, Usually):
+        return True
+    if isinstance(c, (AllOf, AnyOf)):
+        return any(_holds_usually(p) for p in c.parts)
+    if isinstance(c, Not):
+        return _holds_usually(c.part)
+    return False
+
+
+def usual(c: Constraint) -> Constraint:
+    """``c`` with each :class:`Usually` made strict (its part must hold): the hands as the
+    constraint usually has them.  ``c`` itself when it holds none."""
+    if isinstance(c, Usually):
+        return c.part
+    if isinstance(c, (AllOf, AnyOf)) and _holds_usually(c):
+        return type(c)([usual(p) for p in c.parts])
+    return c
 
 
 # ---- hand evaluation: ranges of the counts of cardgames.evaluation --------------------------

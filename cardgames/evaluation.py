@@ -267,11 +267,12 @@ class Features:
     holds in deal ``b``.  Every property is a numpy array over the B deals.
     """
 
-    __slots__ = ("held", "_hcp", "_lengths", "_shape", "_ltc", "_controls", "_shortness",
-                 "_aces_tens")
+    __slots__ = ("held", "rng", "_hcp", "_lengths", "_shape", "_ltc", "_controls",
+                 "_shortness", "_aces_tens")
 
-    def __init__(self, held: np.ndarray):
+    def __init__(self, held: np.ndarray, rng: np.random.Generator | None = None):
         self.held = held  # (B, 52) bool: the hand holds card i
+        self.rng = rng    # the sampler's: draws for the "usually" constraints
         self._hcp: np.ndarray | None = None
         self._lengths: np.ndarray | None = None
         self._shape: np.ndarray | None = None
@@ -279,6 +280,14 @@ class Features:
         self._controls: np.ndarray | None = None
         self._shortness: np.ndarray | None = None
         self._aces_tens: np.ndarray | None = None
+
+    def uniform(self) -> np.ndarray | None:
+        """(B,) fresh uniform draws in [0, 1) from the sampler's generator (a
+        :class:`~cardgames.constraints.Usually` keeps a hand outside its usual range with
+        them); None without a generator."""
+        if self.rng is None:
+            return None
+        return np.asarray(self.rng.random(self.held.shape[0]))
 
     @property
     def suits(self) -> np.ndarray:

@@ -321,7 +321,7 @@ class Sampler:
         for seat, c in self.constraints.items():
             if len(self._hands[seat]) == 13:
                 continue  # checked once, up front
-            mask = c._prefilter(Features(owner == seat))
+            mask = c._prefilter(Features(owner == seat, self._rng))
             if mask is not None:
                 keep = mask if keep is None else keep & mask
         rows = np.arange(b) if keep is None else np.flatnonzero(keep)

@@ -156,3 +156,25 @@ def test_semibalanced_takes_5422_and_6322_and_prints_its_name():
                     ("A2.K2.QJ5432.KJ2", True), ("AKQ2.K.QJ432.K43", False),    # 6322, 5431
                     ("A2.K2.QJ65432.K2", False), ("AK32.KQ32.QJ32.2", False)]:  # 7222, 4441
         assert c.accepts(Hand.from_pbn(pbn)) is ok, pbn
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("12-20 hcp, usually 15-17 hcp", "12-20 hcp, usually 15-17 hcp"),
+    ("usually(0.2) (15-17 hcp, balanced)", "usually(0.2) (15-17 hcp, balanced)"),
+    ("usually (5+ spades or 5+ hearts)", "usually (5+ spades or 5+ hearts)"),
+    ("usually(0.1) balanced", "usually balanced"),
+])
+def test_usually_reads_and_writes_back(text, expected):
+    assert str(parse_constraint(text)) == expected
+    assert parse_constraint(expected) == parse_constraint(text)
+
+
+@pytest.mark.parametrize("text, message, column", [
+    ("not usually 15-17 hcp", "'not' cannot take a 'usually'", 1),
+    ("usually usually balanced", "cannot nest", 9),
+    ("usually(2) balanced", "probability from 0 to 1, not 2", 9),
+])
+def test_usually_errors_name_the_place(text, message, column):
+    with pytest.raises(ParseError, match=message) as info:
+        parse_constraint(text)
+    assert f"column {column}" in str(info.value)

@@ -75,3 +75,47 @@ def test_contradiction_names_what_no_hand_can_meet():
         "no hand has 4 or more and 3 or fewer hearts")
     assert "cannot add up to 13 cards" in contradiction(
         parse_constraint("5+ spades, 5+ hearts, 4+ clubs"))
+
+
+# ---- usually: a part that holds as a rule, not always ------------------------------------------
+
+@given(constraints())
+@settings(max_examples=100, deadline=None)
+def test_usually_reads_back_and_every_hand_meets_it(c):
+    from cardgames.constraints import AllOf, Usually, usual
+    u = Usually(c) & Usually(c, 0.25)
+    assert parse_constraint(str(u)) == u
+    assert usual(u) == AllOf([c, c])
+    hand = Hand.from_pbn("AKQJ.T98.765.432")
+    assert u.accepts(hand)
+    assert (usual(u).accepts(hand)) == c.accepts(hand)
+
+
+def test_usually_without_a_generator_accepts_the_whole_batch():
+    from cardgames.constraints import HCP, Usually
+    held = np.zeros((3, 52), dtype=bool)
+    held[:, :13] = True                      # every row: all the spades, 10 hcp
+    assert Usually(HCP(20, 25))._mask(Features(held)).all()
+    # with a generator: kept where the draw falls under the weight, else only if inside
+    rng = np.random.default_rng(1)
+    got = Usually(HCP(20, 25), 0.5)._mask(Features(np.repeat(held, 2000, 0), rng))
+    assert 0.45 < got.mean() < 0.55
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda U, c: ~U(c), "'not' cannot take a 'usually'"),
+    (lambda U, c: U(U(c)), "cannot nest"),
+    (lambda U, c: U(c, 1.5), "probability from 0 to 1"),
+    (lambda U, c: U(c, True), "probability from 0 to 1"),
+    (lambda U, c: U(lambda h: True), "tests in batches"),
+])
+def test_usually_refuses_what_it_cannot_mean(make, message):
+    from cardgames.constraints import HCP, Usually
+    with pytest.raises(ValueError, match=message):
+        make(Usually, HCP(15, 17))
+
+
+def test_usually_bounds_say_every_hand_so_nothing_contradicts():
+    from cardgames.constraints import HCP, Usually, contradiction
+    c = HCP(12, 20) & Usually(HCP(30, 37))   # usually impossible, but possible: 12-20
+    assert contradiction(c) is None and c.hcp_bounds() == (12, 20)

@@ -230,3 +230,25 @@ def test_seed_zero_and_numpy_integers_are_seeds():
     a = Sampler({"W": WEST}, seed=np.int64(7)).sample(3)
     assert Sampler({"W": WEST}, seed=7).sample(3) == a
     assert Sampler({"W": WEST}, seed=0).seed == 0
+
+
+def test_a_usually_part_deals_strays_at_its_weight():
+    # Under "12-20 hcp, usually 15-17 hcp" a hand outside 15-17 is kept a tenth as often:
+    # its share is w*P(out) / (P(in) + w*P(out)) of the random 12-20 hands
+    from cardgames.constraint_syntax import parse_constraint
+    from cardgames.sampling import acceptance_rates
+    n = 6000
+    wide = deal_hidden(None, {"N": "12-20 hcp"}, n, seed=3).deals
+    p_in = sum(15 <= d.north.hcp <= 17 for d in wide) / n
+    expected = 0.1 * (1 - p_in) / (p_in + 0.1 * (1 - p_in))
+    c = parse_constraint("12-20 hcp, usually 15-17 hcp")
+    got = deal_hidden(None, {"N": c}, n, seed=3).deals
+    share = sum(not 15 <= d.north.hcp <= 17 for d in got) / n
+    se = (expected * (1 - expected) / n) ** 0.5
+    assert abs(share - expected) < 4 * se, (share, expected)
+    assert all(12 <= d.north.hcp <= 20 for d in got)
+    # the same seed, the same deals; the rate counts the strays by their weight
+    assert deal_hidden(None, {"N": c}, 50, seed=3).deals == got[:50]
+    r_usual = acceptance_rates(None, {"N": "15-17 hcp"}, 3)[Seat.NORTH]
+    r_c = acceptance_rates(None, {"N": c}, 3)[Seat.NORTH]
+    assert r_usual < r_c < r_usual * 1.3
