@@ -56,7 +56,7 @@ prefer_checkout()
 from cardgames import pbn  # noqa: E402
 from cardgames.bidding import BiddingSystem, default_system, infer, load_system  # noqa: E402
 from cardgames.cards import Strain  # noqa: E402
-from cardgames.constraints import Any, breaks  # noqa: E402
+from cardgames.constraints import Any, breaks, usual  # noqa: E402
 from cardgames.errors import CardgamesError  # noqa: E402
 from cardgames.facts import BoardFacts  # noqa: E402
 from cardgames.sampling import acceptance_rates  # noqa: E402
@@ -238,7 +238,8 @@ def board_record(name: str, board: LeadBoard, lead, system: BiddingSystem,
 def calibration(paths: Iterable[Path], system: BiddingSystem, seed: int) -> dict:
     """Real hidden hands inside their inferred constraints, the random hands' rate, and
     the unknown calls, over every board with an auction and a known leader."""
-    hands = inside = 0
+    hands = inside = inside_usual = 0
+    expected_strays = 0.0
     rates: list[float] = []
     calls = bids = unknown = unknown_passes = 0
     unknown_names: Counter = Counter()
@@ -278,11 +279,20 @@ def calibration(paths: Iterable[Path], system: BiddingSystem, seed: int) -> dict
                 if calls_ok[seat] and breaks(dealt[seat], deal[seat]) is not None:
                     broken_rules["the limits (a side that stops low)"] += 1
             random_rates = acceptance_rates({board.leader: board.hand}, dealt, seed)
+            strict = {s: usual(c) for s, c in dealt.items() if usual(c) != c}
+            usual_rates = acceptance_rates({board.leader: board.hand}, strict, seed)
             for seat, c in dealt.items():
                 hands += 1
-                inside += breaks(c, deal[seat]) is None
+                ok = breaks(c, deal[seat]) is None
+                inside += ok
+                inside_usual += breaks(usual(c), deal[seat]) is None
                 rates.append(random_rates[seat])
-    return {"hands": hands, "inside": inside,
+                if ok and seat in strict and random_rates[seat] > 0:
+                    # the share of the hands dealt under c that stray outside its usual
+                    # ranges, as the weights have it: 1 - P(usual) / P(c, strays weighed)
+                    expected_strays += max(0.0, 1 - usual_rates[seat] / random_rates[seat])
+    return {"hands": hands, "inside": inside, "inside_usual": inside_usual,
+            "expected_strays": expected_strays,
             "random": sum(rates) / len(rates) if rates else math.nan,
             "calls": calls, "bids": bids, "unknown": unknown,
             "unknown_passes": unknown_passes, "top": unknown_names.most_common(12),
@@ -502,8 +512,15 @@ def main(argv: list[str] | None = None) -> int:
               "auction:")
         if cal["hands"]:
             print(f"  real hidden hands inside their inferred constraint: {cal['inside']} of "
-                  f"{cal['hands']} ({pct(cal['inside'] / cal['hands']).strip()}); random "
-                  f"hands inside the same constraints: {pct(cal['random']).strip()}")
+                  f"{cal['hands']} ({pct(cal['inside'] / cal['hands']).strip()}), inside "
+                  f"its usual ranges (the system's [stray] not allowed): "
+                  f"{cal['inside_usual']} ({pct(cal['inside_usual'] / cal['hands']).strip()}); "
+                  f"random hands inside the same constraints (strays weighed): "
+                  f"{pct(cal['random']).strip()}")
+        if cal["inside"] > cal["inside_usual"] or cal["expected_strays"]:
+            print(f"  real hands that stray from the usual ranges: "
+                  f"{cal['inside'] - cal['inside_usual']}; as many as the stray weight "
+                  f"expects: {cal['expected_strays']:.0f}")
         if cal["broken"]:
             print("  the rules real hands break most often: " +
                   "; ".join(f"{k} ({v})" for k, v in cal["broken"]))

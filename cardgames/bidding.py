@@ -66,7 +66,20 @@ from types import ModuleType
 from .auction import Auction, Call
 from .cards import SUIT_NAMES, Seat, SeatLike
 from .constraint_syntax import as_constraint, parse_constraint
-from .constraints import HCP, AllOf, Any, AnyOf, Constraint, Not, contradiction
+from .constraints import (
+    HCP,
+    USUALLY_WEIGHT,
+    AllOf,
+    Any,
+    AnyOf,
+    Constraint,
+    Length,
+    Not,
+    Shape,
+    Usually,
+    contradiction,
+    usual,
+)
 from .errors import BiddingSystemError, IllegalCallError, ParseError
 from .evaluation import MAX_HCP
 
@@ -74,8 +87,8 @@ __all__ = ["Rule", "Natural", "Fallback", "role", "BiddingSystem", "CallMeaning"
            "load_system", "loads_system", "default_system", "infer"]
 
 _GAME_LEVEL = {0: 4, 1: 4, 2: 5, 3: 5, 4: 3}  # by strain number S H D C NT
-_TOP_KEYS = frozenset({"name", "description", "limits", "natural", "fallback", "opening",
-                       "opening_third_fourth", "auction"})
+_TOP_KEYS = frozenset({"name", "description", "limits", "natural", "fallback", "stray",
+                       "opening", "opening_third_fourth", "auction"})
 _NATURAL_KEYS = ("up_to", "new_suit", "partner_suit", "own_suit")   # see Natural
 ROLES = ("opener", "responder", "overcaller", "advancer")            # see Fallback
 _FALLBACK_WORDS = ("cue", "fourth_suit", "high", "after_4NT", "pass_over_game")
@@ -177,9 +190,10 @@ class Fallback:
     (the system's ``[fallback.ROLE]`` tables): by who makes it (:func:`role`) and what it
     is -- ``Pass`` (not of partner's call, which accepts it and stays unexplained),
     ``pass_over_game`` (a pass over a game or slam bid, which denies little), ``X``,
-    ``XX``, a no-trump bid (``"2NT"``), or a word for a suit bid: ``cue`` (a suit the opponents have shown), ``fourth_suit`` (the side's fourth suit
-    above the one level), ``high`` (above ``natural.up_to``), and ``after_4NT`` (any bid
-    or double after a 4NT: the answers to an ace ask and what follows).  A template may
+    ``XX``, a no-trump bid (``"2NT"``), or a word for a suit bid: ``cue`` (a suit the
+    opponents have shown), ``fourth_suit`` (the side's fourth suit above the one level),
+    ``high`` (above ``natural.up_to``), and ``after_4NT`` (any bid or double after a 4NT:
+    the answers to an ace ask and what follows).  A template may
     hold ``{suit}``, the bid's suit.  These are what a standard card says of such calls
     in general; a table for the sequence, where there is one, says more."""
 
@@ -197,8 +211,8 @@ class Fallback:
                     auction.dealer.next(last) == auction.dealer.next(index).partner:
                 return None     # passing partner's call: accepting it, not declining to act
             bid = next((c for c in auction.calls[index - 1::-1] if c.is_bid), None)
-            over_game = bid is not None and \
-                bid.level >= _GAME_LEVEL[int(bid.strain)]  # type: ignore[index]
+            over_game = bid is not None and bid.strain is not None and \
+                bid.level >= _GAME_LEVEL[int(bid.strain)]
             key = "pass_over_game" if over_game else "Pass"
         elif "after_4NT" in table and _after_4nt(auction, index):
             key = "after_4NT"
@@ -223,6 +237,47 @@ class Fallback:
         return _parsed(hand.replace("{suit}", suit_name)), name or f"{who}, no table"
 
 
+@dataclass(frozen=True)
+class Stray:
+    """How far a real hand strays from what its call shows (the system's ``[stray]``
+    table): a call's high-card range by up to ``hcp`` points either way, each suit length
+    it shows by up to ``length`` cards, its shape (balanced, semibalanced, a pattern) to any
+    with ``shape``, what it denies (a ``not`` part: a 1C opening is not 15-17 balanced)
+    with ``denials`` -- each such part dealt ``weight`` times as often as a hand inside it
+    (:class:`~cardgames.constraints.Usually`).  Players upgrade a good 14-count, bid a
+    strong three-card suit as four, open 1NT with a singleton king: a constraint that
+    forbids what happens at the table misleads every deal dealt under it.  Applied to the
+    top-level parts of each call's meaning; parts under ``not`` or ``or``, and what a pass
+    denies, stay as written."""
+
+    hcp: int = 0
+    length: int = 0
+    shape: bool = False
+    weight: float = USUALLY_WEIGHT
+    denials: bool = False
+
+    def apply(self, c: Constraint) -> Constraint:
+        """``c`` with its ranges made usual, within the stray."""
+        parts = c.parts if isinstance(c, AllOf) else (c,)
+        out: list[Constraint] = []
+        for p in parts:
+            wide: Constraint | None = None
+            if isinstance(p, HCP) and self.hcp:
+                wide = HCP(max(0, p.low - self.hcp), min(MAX_HCP, p.high + self.hcp))
+            elif isinstance(p, Length) and self.length:
+                wide = Length(p.suit, max(0, p.low - self.length),
+                              min(13, p.high + self.length))
+            elif (isinstance(p, Shape) and self.shape) or (isinstance(p, Not) and self.denials):
+                wide = Any()
+            if wide is None or wide == p:
+                out.append(p)
+                continue
+            if not isinstance(wide, Any):
+                out.append(wide)
+            out.append(Usually(p, self.weight))
+        return out[0] if len(out) == 1 else AllOf(out)
+
+
 @lru_cache(maxsize=512)
 def _parsed(text: str) -> Constraint:
     return parse_constraint(text)
@@ -242,6 +297,7 @@ class BiddingSystem:
     _passes: Mapping[str, Constraint | None] = field(default_factory=dict, repr=False)
     natural: Natural | None = None
     fallback: Fallback | None = None
+    stray: Stray | None = None
 
     def rule(self, context: str, call: Call) -> Rule | None:
         """The rule for ``call`` in ``context`` (None if the system does not say); a pass
@@ -353,6 +409,7 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
 
     natural = _natural(data.get("natural"), fail)
     fallback = _fallback(data.get("fallback"), fail)
+    stray = _stray(data.get("stray"), fail)
 
     # Gather the raw tables: (context key, path for messages, prefix auction, table)
     raw: list[tuple[str, tuple[str, ...], tuple[Call, ...] | None, dict]] = []
@@ -425,14 +482,14 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
 
     passes: dict[str, Constraint | None] = {}
     for key, rules in contexts.items():
-        shown = [r.constraint for c, r in rules.items() if not c.is_pass]
+        shown = [usual(r.constraint) for c, r in rules.items() if not c.is_pass]
         if Call.parse("P") in rules or not shown or any(isinstance(c, Any) for c in shown):
             passes[key] = None
         else:
             passes[key] = Not(shown[0] if len(shown) == 1 else AnyOf(shown))
     return BiddingSystem(name, {k: dict(v) for k, v in contexts.items()},
                          limits.get("game", 25), limits.get("slam", 33), source, passes,
-                         natural, fallback)
+                         natural, fallback, stray)
 
 
 def _hand_and_name(value: object, fail: Callable[..., BiddingSystemError],
@@ -508,6 +565,31 @@ def _fallback(table: object, fail: Callable[..., BiddingSystemError]) -> Fallbac
                 raise fail(f"the constraint for {key} does not parse: {err}", *where) from None
             tables[who][key] = (hand, label)
     return Fallback(tables)
+
+
+def _stray(table: object, fail: Callable[..., BiddingSystemError]) -> Stray | None:
+    """The ``[stray]`` table read and checked, or None when the system has none."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise fail("stray must be a table (hcp, length, shape, denials, weight)", "stray")
+    for k, v in table.items():
+        where = ("stray", k)
+        if k in ("hcp", "length"):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 13:
+                raise fail(f"stray.{k} must be a whole number 0..13, not {v!r}", *where)
+        elif k in ("shape", "denials"):
+            if not isinstance(v, bool):
+                raise fail(f"stray.{k} must be true or false, not {v!r}", *where)
+        elif k == "weight":
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1:
+                raise fail(f"stray.weight must be a probability above 0, at most 1, "
+                           f"not {v!r}", *where)
+        else:
+            raise fail(f"unknown stray key {k!r} (expected hcp, length, shape, denials, "
+                       f"weight)", *where)
+    return Stray(table.get("hcp", 0), table.get("length", 0), table.get("shape", False),
+                 float(table.get("weight", USUALLY_WEIGHT)), table.get("denials", False))
 
 
 def load_system(path: str | Path) -> BiddingSystem:
@@ -619,6 +701,8 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
                     auction, i, shown, system.natural.up_to if system.natural else 0)
                 if read is not None:
                     (constraint, name), source = read, "fallback"
+            if constraint is not None and system.stray is not None:
+                constraint = system.stray.apply(constraint)
             meaning = CallMeaning(i, seat, call, key, constraint, name, source)
             meanings.append(meaning)
             if constraint is None:

@@ -14,9 +14,17 @@ import pytest
 
 from cardgames import Hand, Seat
 from cardgames.auction import Auction, Call
-from cardgames.bidding import default_system, infer, load_system, loads_system, role, shows_suit
+from cardgames.bidding import (
+    Stray,
+    default_system,
+    infer,
+    load_system,
+    loads_system,
+    role,
+    shows_suit,
+)
 from cardgames.constraint_syntax import parse_constraint
-from cardgames.constraints import Any
+from cardgames.constraints import Any, usual
 from cardgames.errors import BiddingSystemError
 from cardgames.sampling import Sampler
 
@@ -497,4 +505,65 @@ def test_fallback_errors_name_the_line(text, line, message):
 def test_fallback_must_be_tables():
     with pytest.raises(BiddingSystemError, match="fallback must hold tables") as info:
         loads_system("fallback = 1\n" + TINY)
+    assert info.value.line == 1
+
+
+# ---- [stray]: what a call shows, as a rule rather than always ---------------------------------
+
+STRAY = TINY + '''
+[auction."1S P 2S P"]
+"3S" = "usually 14-16 hcp"
+[stray]
+hcp = 2
+length = 1
+shape = true
+denials = true
+weight = 0.2
+'''
+
+
+def test_stray_makes_each_range_usual_within_its_reach():
+    system = loads_system(STRAY)
+    assert system.stray == Stray(2, 1, True, 0.2, True)
+    r = infer("N: P P 1S P 2S", system)
+    # South's 1S: 10+ hcp, 5+ spades -> 8+ (usually 10+), 4+ (usually 5+); North's pass
+    # in first seat denies the opening as written, and a denial is made usual too
+    assert str(r.constraints[S]) == \
+        "8+ hcp, usually(0.2) 10+ hcp, 4+ spades, usually(0.2) 5+ spades"
+    assert str(r.constraints[N]).startswith("usually(0.2) not (12+ hcp, 5+ spades), 4-12 hcp")
+    # a real hand a point short and a card short is inside; two points short is not
+    s = r.constraints[S]
+    assert s.accepts(Hand.from_pbn("KJ432.K32.Q32.32"))        # 9 hcp, five spades
+    assert s.accepts(Hand.from_pbn("KJ43.K432.Q32.32"))        # 9 hcp, four spades
+    assert not s.accepts(Hand.from_pbn("K5432.K32.432.32"))    # 6 hcp
+    assert not usual(s).accepts(Hand.from_pbn("KJ43.K432.Q32.32"))
+
+
+def test_stray_leaves_what_a_pass_denies_strict():
+    # a table whose call is only usually so still makes a pass deny it as written
+    system = loads_system(STRAY)
+    r = infer("N: 1S P 2S P P", system)
+    assert "usually" not in str(system.rule("1S P 2S P", Call.parse("P")).constraint)
+    assert r.constraints[N].accepts(Hand.from_pbn("AKJ32.K32.Q32.32"))
+    # without [stray] the meanings are as written
+    assert str(infer("N: P P 1S P 2S", loads_system(TINY)).constraints[S]) == \
+        "10+ hcp, 5+ spades"
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ('[stray]\nhcp = -1\n', 2, "stray.hcp must be a whole number 0..13"),
+    ('[stray]\nlength = 1.5\n', 2, "stray.length must be a whole number"),
+    ('[stray]\nshape = 1\n', 2, "stray.shape must be true or false"),
+    ('[stray]\nweight = 0\n', 2, "stray.weight must be a probability above 0"),
+    ('[stray]\nsuits = 1\n', 2, "unknown stray key 'suits'"),
+])
+def test_stray_errors_name_the_line(text, line, message):
+    with pytest.raises(BiddingSystemError, match=message) as info:
+        loads_system(TINY + text)
+    assert info.value.line == TINY.count("\n") + line
+
+
+def test_stray_must_be_a_table():
+    with pytest.raises(BiddingSystemError, match="stray must be a table") as info:
+        loads_system("stray = 3\n" + TINY)
     assert info.value.line == 1
