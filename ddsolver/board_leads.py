@@ -31,7 +31,7 @@ from cardgames.auction import Auction
 from cardgames.bidding import BiddingSystem, CallMeaning, infer
 from cardgames.cards import Seat
 from cardgames.constraint_syntax import as_constraint
-from cardgames.constraints import Constraint, breaks
+from cardgames.constraints import Constraint, breaks, usual
 from cardgames.errors import CardgamesError, PBNError
 from cardgames.facts import BoardFacts
 from cardgames.hands import Hand
@@ -151,17 +151,21 @@ def analyse_board(board: LeadBoard, analyse: Analyse, *, system: BiddingSystem |
     # Only now, the sample dealt, is the real deal looked at.
     deal = game.deal
     assert deal is not None
-    broken = {}
+    broken, strays = {}, {}
     for seat, c in sorted(dealt.items()):
         real = deal[seat]
         if real is not None and len(real) == 13:
-            why = breaks(as_constraint(c), real)
+            c = as_constraint(c)
+            why = breaks(c, real)
             if why is not None:
                 broken[seat.letter] = why
+            elif (why := breaks(usual(c), real)) is not None:
+                strays[seat.letter] = why
     read_by = None if board.auction is None or system is None else system.name
     report = replace(report,
                      auction=None if board.auction is None else auction_text(board.auction),
-                     system=read_by, broken=broken, unknown_calls=unknown, notes=tuple(notes))
+                     system=read_by, broken=broken, strays=strays, unknown_calls=unknown,
+                     notes=tuple(notes))
     if lead is not None:
         real_scores = None
         if all(h is not None and len(h) == 13 for h in deal.hands):

@@ -213,6 +213,9 @@ class LeadReport:
     seat_rates: dict[str, float] = field(default_factory=dict)  # seat -> its constraint's
     #                                acceptance rate alone (cardgames.sampling.acceptance_rates)
     broken: dict[str, str] = field(default_factory=dict)  # seat -> what the real hand breaks
+    # seat -> the usual ranges the real hand strays from (inside the constraint, outside
+    # what the system's [stray] makes usual: cardgames.constraints.Usually)
+    strays: dict[str, str] = field(default_factory=dict)
     unknown_calls: tuple[str, ...] = ()        # calls the system does not explain
     notes: tuple[str, ...] = ()                # what was flagged about the board
     table: TableLead | None = None             # the lead made at the table
@@ -243,7 +246,7 @@ class LeadReport:
             "acceptance_rate": self.acceptance_rate, "seed": self.seed,
             "criterion": self.criterion, "z": self.z, "stopped_early": self.stopped_early,
             "seat_acceptance_rates": dict(self.seat_rates), "auction": self.auction,
-            "system": self.system, "broken": dict(self.broken),
+            "system": self.system, "broken": dict(self.broken), "strays": dict(self.strays),
             "unknown_calls": list(self.unknown_calls), "notes": list(self.notes),
             "table_lead": self.table.to_dict() if self.table is not None else None,
             "rows": [r.to_dict() for r in self.rows],

@@ -344,9 +344,11 @@ def test_odd_constraint_keys_and_broken_hands_are_shown_escaped():
     from dataclasses import replace
     report = replace(_report(5, seed=6, constraints={"S": "5+ spades"}),
                      constraints={"S": "5+ spades", "<x>": "any"},
-                     broken={"S": "5+ spades & <more>"}, notes=("a <note>",))
+                     broken={"S": "5+ spades & <more>"}, strays={"N": "15-17 hcp <x>"},
+                     notes=("a <note>",))
     root = parse(report._repr_html_())
     items = [li.text() for li in root.find("ul", "constraints").iter("li")]
     assert "<x>: any" in items
     assert "the real South hand breaks: 5+ spades & <more>" in items
+    assert "the real North hand strays from the usual: 15-17 hcp <x>" in items
     assert "note: a <note>" in items

@@ -84,6 +84,8 @@ def report_text(report: LeadReport) -> str:
     lines += _constraint_lines(report)
     lines += [f"  the real {_SEATS[k]} hand breaks: {v}"
               for k, v in report.broken.items()]
+    lines += [f"  the real {_SEATS[k]} hand strays from the usual: {v}"
+              for k, v in report.strays.items()]
     if report.unknown_calls:
         lines.append("  calls the system does not know (each costs only its own "
                      "information): " + "; ".join(report.unknown_calls))

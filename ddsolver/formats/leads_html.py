@@ -368,6 +368,9 @@ def _constraints_html(report: LeadReport) -> str:
     for key, text in report.broken.items():
         extra.append(f"<li>the real {esc(_seat_name(key))} hand breaks: "
                      f"{esc(text)}</li>")
+    for key, text in report.strays.items():
+        extra.append(f"<li>the real {esc(_seat_name(key))} hand strays from the usual: "
+                     f"{esc(text)}</li>")
     if report.unknown_calls:
         extra.append("<li>calls the system does not know (each costs only its own "
                      f"information): {esc('; '.join(report.unknown_calls))}</li>")

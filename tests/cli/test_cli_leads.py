@@ -47,12 +47,23 @@ NT = "1NT Pass 3NT Pass Pass Pass"
 PLAYED = '[Play "E"]\nD4 - - -\n*\n'
 
 
+def strict_system(tmp_path) -> str:
+    """The shipped system's rules as written (its [stray] table left out), as a file."""
+    from importlib import resources
+    text = resources.files("cardgames").joinpath("systems/standard.toml").read_text("utf-8")
+    head, _, tail = text.partition("\n[stray]\n")
+    path = tmp_path / "strict.toml"
+    path.write_text(head + "\n" + tail.split("\n\n", 1)[1], encoding="utf-8")
+    return str(path)
+
 def test_declarer_constraint_comes_from_the_auction(run_cli, tmp_path):
     path = write(tmp_path, game(1, NT))
     status, out, err = run_cli("leads", path, *FAST)
     assert status == 0, err
-    assert "North (declarer): 15-17 hcp, semibalanced" in out
-    assert "South (dummy): 10-15 hcp, hearts<=3, spades<=3" in out
+    # the standard system's ranges, each usual within its [stray]
+    assert "North (declarer): 12-20 hcp, usually 15-17 hcp, usually semibalanced" in out
+    assert ("South (dummy): 7-18 hcp, usually 10-15 hcp, hearts<=4, usually hearts<=3, "
+            "spades<=4, usually spades<=3") in out
     assert "Opening lead by E" in out and "constraints: none" not in out
     # No Contract or Declarer tag: the auction gives them.
     assert "against 3NT by N" in out
@@ -70,8 +81,9 @@ def test_seat_options_are_anded_with_the_auction(run_cli, tmp_path):
     status, out, _ = run_cli("leads", path, *FAST, "--format", "json", "--south", "4+ clubs")
     assert status == 0
     [board] = json.loads(out)["boards"]
-    assert board["constraints"]["S"] == "10-15 hcp, hearts<=3, spades<=3, 4+ clubs"
-    assert board["constraints"]["N"] == "15-17 hcp, semibalanced"
+    assert board["constraints"]["S"] == ("7-18 hcp, usually 10-15 hcp, hearts<=4, usually "
+                                         "hearts<=3, spades<=4, usually spades<=3, 4+ clubs")
+    assert board["constraints"]["N"] == "12-20 hcp, usually 15-17 hcp, usually semibalanced"
     assert "E" not in board["constraints"]  # the leader's own hand is known
     assert set(board["seat_acceptance_rates"]) == {"N", "S"}
     assert all(0 < r < 1 for r in board["seat_acceptance_rates"].values())
@@ -111,6 +123,12 @@ def test_a_real_hand_that_breaks_its_constraint_is_named(run_cli, tmp_path):
     status, out, _ = run_cli("leads", path, *FAST)
     assert status == 0
     first, second = out.split("board 2\n")
+    # North's 14-count is inside the standard system's stray, outside its usual range
+    assert "the real North hand strays from the usual: 15-17 hcp (has 14)" in first
+    assert "hand breaks" not in first and "strays" not in second
+    # under the rules as written it breaks them
+    status, out, _ = run_cli("leads", path, *FAST, "--system", strict_system(tmp_path))
+    first, second = out.split("board 2\n")
     assert "the real North hand breaks: 15-17 hcp (has 14)" in first
     assert "breaks" not in second
 
@@ -123,7 +141,8 @@ def test_the_sample_never_sees_the_real_hidden_hands(run_cli, tmp_path):
                                  "--format", "json")
         runs.append(json.loads(out)["boards"][0])
     assert runs[0]["rows"] == runs[1]["rows"] and runs[0]["attempts"] == runs[1]["attempts"]
-    assert runs[0]["broken"] == {} and runs[1]["broken"] == {"N": "15-17 hcp (has 14)"}
+    assert runs[0]["broken"] == {} == runs[1]["broken"]
+    assert runs[0]["strays"] == {} and runs[1]["strays"] == {"N": "15-17 hcp (has 14)"}
 
 
 def test_a_call_the_system_does_not_know_is_listed(run_cli, tmp_path):
@@ -221,9 +240,11 @@ def test_data_auctions_matches_its_script():
 
 
 def test_calls_that_contradict_one_another_are_named(run_cli, tmp_path):
-    # East passes, then bids a Jacoby 2NT: the pass is left out of his constraint, said so
+    # East passes, then bids a Jacoby 2NT: under the rules as written the pass is left out
+    # of his constraint, said so (the standard system's stray lets a hand do both)
     path = write(tmp_path, game(1, "Pass Pass Pass 1S Pass 2NT Pass 4S Pass Pass Pass"))
-    status, out, err = run_cli("leads", path, *FAST, "--format", "json")
+    status, out, err = run_cli("leads", path, *FAST, "--format", "json",
+                               "--system", strict_system(tmp_path))
     assert status == 0, err
     [board] = json.loads(out)["boards"]
     assert "E's calls contradict one another: left out Pass after [opening]: 0-12 hcp" \
