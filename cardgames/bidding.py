@@ -37,18 +37,27 @@ call (``opener``, ``responder``, ``overcaller``, ``advancer``: see :func:`role`)
     "Pass" = "hcp<=15"             # no action over their bidding
     "cue" = "any"                  # also: X, XX, 1NT..7NT, fourth_suit, high, after_4NT
 
-A pass of partner's call (accepting it) or over a game or slam (denying little) is never
-read so.  A
-call still unexplained costs only its own information and is listed in
-:attr:`Inference.unknown_calls`.  The ``[limits]`` table gives the partnership points for
-game and slam: a side that bid on its own and stopped below game (or slam) is taken to hold
-fewer between them, which bounds each hand by what its partner has shown.
+A pass over a game or slam bid (denying little) has its own key, ``pass_over_game``; a
+pass of partner's call (accepting it) is never read so.  A call still unexplained costs
+only its own information and is listed in :attr:`Inference.unknown_calls`.  The
+``[limits]`` table gives the partnership points for game and slam: a side that bid on its
+own and stopped below game (or slam) is taken to hold fewer between them, which bounds each
+hand by what its partner has shown.  The ``[stray]`` table (:class:`Stray`) says how far
+real hands stray from what their calls show, and how often::
+
+    [stray]
+    hcp = 3          # a call's point range, by up to 3 either way
+    length = 1       # each length it shows, by a card
+    shape = true     # its shape, to any
+    denials = true   # what it denies (a "not" part), to anything
+    weight = 0.1     # each stray part dealt a tenth as often
 
     >>> result = infer(Auction.parse("N: 1NT P 3NT AP"), default_system())
     >>> str(result.constraints[Seat.NORTH])
-    '15-17 hcp, semibalanced'
-    >>> str(result.constraints[Seat.SOUTH])
-    '10-15 hcp, hearts<=3, spades<=3'
+    '12-20 hcp, usually 15-17 hcp, usually semibalanced'
+    >>> from cardgames.constraints import usual
+    >>> str(usual(result.constraints[Seat.SOUTH]))
+    '7-18 hcp, 10-15 hcp, hearts<=4, hearts<=3, spades<=4, spades<=3'
 """
 
 from __future__ import annotations
