@@ -13,7 +13,9 @@ double dummy, beside the lead made at the table:
 * ADDOLAR: the same, leaving out the boards on which every lead takes the same tricks;
 * the paired difference recommended - table in DDOLAR points, with its standard error
   (the SD of the per-board differences over the square root of the boards);
-* the double-dummy tricks each gives up in all.
+* the double-dummy tricks each gives up in all;
+* DDOLAR per deal: each deal's boards averaged, then the deals (a club deal is played at
+  20-50 tables; a set of random deals counts each deal once).
 
 The same is done with the auction ignored (``--no-inference``, the baseline), no-trump and
 suit contracts apart, per file and overall.  And for the inference itself, on every board
@@ -331,9 +333,14 @@ def figures(records: list[dict], mode: str, criterion: str = "mean") -> dict | N
     # are not independent, so the SE is also given clustered by deal (the deal's boards'
     # deviations summed before squaring), which is the honest one.
     clusters: dict[tuple, float] = {}
-    for r, d in zip(rows, diffs):
+    per_deal: dict[tuple, list[int]] = {}   # deal -> [boards, rec ok, table ok]
+    for r, d, a, b in zip(rows, diffs, ok_rec, ok_tab):
         key = (r["file"], r.get("deal") or r["board"])
         clusters[key] = clusters.get(key, 0.0) + d - mean
+        tally = per_deal.setdefault(key, [0, 0, 0])
+        tally[0] += 1
+        tally[1] += a
+        tally[2] += b
     g = len(clusters)
     se_deal = math.sqrt(g / (g - 1) * sum(v * v for v in clusters.values())) / n \
         if g > 1 else math.nan
@@ -344,6 +351,9 @@ def figures(records: list[dict], mode: str, criterion: str = "mean") -> dict | N
             "a_rec": sum(ok_rec[i] for i in act) / len(act) if act else math.nan,
             "a_table": sum(ok_tab[i] for i in act) / len(act) if act else math.nan,
             "lost_rec": lost_rec, "lost_table": lost_tab,
+            # each deal's boards averaged, then the deals: as a set of random deals counts
+            "rec_by_deal": sum(t[1] / t[0] for t in per_deal.values()) / g,
+            "table_by_deal": sum(t[2] / t[0] for t in per_deal.values()) / g,
             "errors": sum(1 for r in records if "error" in r.get(mode, {}))}
 
 
@@ -356,7 +366,8 @@ def print_block(title: str, records: list[dict], modes: Iterable[str],
     print(f"\n{title}")
     print(f"  {'':11} {'':9} {'boards':>6} {'deals':>5}  {'DDOLAR rec':>10} {'table':>6}  "
           f"{'rec-table (SE; by deal)':>24}  {'ADDOLAR rec':>11} {'table':>6} "
-          f"{'(boards)':>8}  {'tricks lost rec':>15} {'table':>5}")
+          f"{'(boards)':>8}  {'tricks lost rec':>15} {'table':>5}  "
+          f"{'per deal rec':>12} {'table':>6}")
     for mode, criterion in ((m, c) for m in modes for c in criteria):
         label = "inference" if mode == "inference" else "no-infer."
         if criterion != "mean":
@@ -371,7 +382,8 @@ def print_block(title: str, records: list[dict], modes: Iterable[str],
                   f"{pct(f['table']):>6}  {100 * f['diff']:+6.1f} ({100 * f['diff_se']:4.1f}; "
                   f"{100 * f['diff_se_deal']:4.1f}) pts"
                   f"  {pct(f['a_rec']):>11} {pct(f['a_table']):>6} {f['n_active']:8d}  "
-                  f"{f['lost_rec']:15d} {f['lost_table']:5d}{err}")
+                  f"{f['lost_rec']:15d} {f['lost_table']:5d}  {pct(f['rec_by_deal']):>12} "
+                  f"{pct(f['table_by_deal']):>6}{err}")
             label = ""
 
 
