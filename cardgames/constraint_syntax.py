@@ -86,6 +86,7 @@ from .constraints import (
     Usually,
     any_of,
     balanced,
+    check_usually_weight,
     semibalanced,
     unbalanced,
 )
@@ -225,9 +226,10 @@ class _Parser:
                 w = self.take()
                 self.take()
                 weight = float(w.text)
-                if not 0 <= weight <= 1:
-                    raise self.error(f"a 'usually' weight is a probability from 0 to 1, "
-                                     f"not {w.text}", w)
+                try:
+                    check_usually_weight(weight)
+                except ValueError as err:
+                    raise self.error(str(err), w) from None
             at = self.tok
             part = self.term()
             try:

@@ -52,8 +52,8 @@ from .hands import Hand
 # The counts (losing_tricks ... suit_hcp) live in evaluation; they stay importable from here,
 # where they were defined before.
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
-           "AnyOf", "Not", "Any", "Usually", "usual", "USUALLY_WEIGHT", "balanced",
-           "semibalanced", "unbalanced", "contradiction", "LTC", "Controls",
+           "AnyOf", "Not", "Any", "Usually", "usual", "USUALLY_WEIGHT", "check_usually_weight",
+           "balanced", "semibalanced", "unbalanced", "contradiction", "LTC", "Controls",
            "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "Freakness",
            "PavlicekPoints", "SupportPoints", "RevaluedPoints", "PlayingTricks", "QuickTricks",
            "losing_tricks",
@@ -641,10 +641,9 @@ class Usually(Constraint):
     often as it would be otherwise (the sampler keeps it with that probability).  What
     real bidding is like: an upgraded 14-count opens a 15-17 notrump, a good three-card
     suit is bid as four.  Every hand meets it (:meth:`accepts`, :func:`breaks` and the
-    bounds say so); :meth:`usual` tests the part, and :func:`usual` gives the strict
-    constraint.  Only the sampler, which draws for it, treats a hand outside the part as
-    less likely; ``not`` cannot take it.  Text: ``usually 15-17 hcp``, ``usually(0.2)
-    (15-17 hcp, balanced)``.
+    bounds say so); :func:`usual` gives the strict constraint.  Only the sampler, which
+    draws for it, treats a hand outside the part as less likely; ``not`` cannot take it.
+    Text: ``usually 15-17 hcp``, ``usually(0.2) (15-17 hcp, balanced)``.
 
     >>> str(HCP(12, 30) & Usually(HCP(15, 17)))
     '12-30 hcp, usually 15-17 hcp'
@@ -655,9 +654,7 @@ class Usually(Constraint):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "part", _part(self.part))
-        w = self.weight
-        if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w <= 1:
-            raise ValueError(f"a 'usually' weight is a probability from 0 to 1, got {w!r}")
+        check_usually_weight(self.weight)
         if not self.part.vectorised:
             raise ValueError(f"'usually' needs a constraint the sampler tests in batches, "
                              f"not a Python predicate ({self.part})")
@@ -666,10 +663,6 @@ class Usually(Constraint):
 
     def accepts(self, hand: Hand) -> bool:
         return True
-
-    def usual(self, hand: Hand) -> bool:
-        """Whether ``hand`` meets the part (is as the constraint usually is)."""
-        return self.part.accepts(hand)
 
     def _mask(self, f: Features) -> np.ndarray:
         inside = self.part._mask(f)
@@ -688,14 +681,18 @@ class Usually(Constraint):
         return f"{head} {inner}"
 
 
+def check_usually_weight(w: object) -> None:
+    """A :class:`Usually` weight is a probability: ``ValueError`` otherwise."""
+    if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 <= w <= 1:
+        shown = f"{w:g}" if isinstance(w, (int, float)) and not isinstance(w, bool) else repr(w)
+        raise ValueError(f"a 'usually' weight is a probability from 0 to 1, not {shown}")
+
+
 def _holds_usually(c: Constraint) -> bool:
+    """Whether a :class:`Usually` is in ``c`` (a :class:`Not` never holds one)."""
     if isinstance(c, Usually):
         return True
-    if isinstance(c, (AllOf, AnyOf)):
-        return any(_holds_usually(p) for p in c.parts)
-    if isinstance(c, Not):
-        return _holds_usually(c.part)
-    return False
+    return isinstance(c, (AllOf, AnyOf)) and any(_holds_usually(p) for p in c.parts)
 
 
 def usual(c: Constraint) -> Constraint:
