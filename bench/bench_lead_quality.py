@@ -281,13 +281,13 @@ def calibration(paths: Iterable[Path], system: BiddingSystem, seed: int) -> dict
                 if calls_ok[seat] and breaks(dealt[seat], deal[seat]) is not None:
                     broken_rules["the limits (a side that stops low)"] += 1
             random_rates = acceptance_rates({board.leader: board.hand}, dealt, seed)
-            strict = {s: usual(c) for s, c in dealt.items() if usual(c) != c}
+            strict = {s: u for s, c in dealt.items() if (u := usual(c)) != c}
             usual_rates = acceptance_rates({board.leader: board.hand}, strict, seed)
             for seat, c in dealt.items():
                 hands += 1
                 ok = breaks(c, deal[seat]) is None
                 inside += ok
-                inside_usual += breaks(usual(c), deal[seat]) is None
+                inside_usual += breaks(strict.get(seat, c), deal[seat]) is None
                 rates.append(random_rates[seat])
                 if ok and seat in strict and random_rates[seat] > 0:
                     # the share of the hands dealt under c that stray outside its usual

@@ -267,23 +267,19 @@ class Stray:
 
     def apply(self, c: Constraint) -> Constraint:
         """``c`` with its ranges made usual, within the stray."""
-        parts = c.parts if isinstance(c, AllOf) else (c,)
         out: list[Constraint] = []
-        for p in parts:
-            wide: Constraint | None = None
+        for p in c.parts if isinstance(c, AllOf) else (c,):
             if isinstance(p, HCP) and self.hcp:
-                wide = HCP(max(0, p.low - self.hcp), min(MAX_HCP, p.high + self.hcp))
+                reach: list[Constraint] = [HCP(max(0, p.low - self.hcp),
+                                               min(MAX_HCP, p.high + self.hcp))]
             elif isinstance(p, Length) and self.length:
-                wide = Length(p.suit, max(0, p.low - self.length),
-                              min(13, p.high + self.length))
+                reach = [Length(p.suit, max(0, p.low - self.length),
+                                min(13, p.high + self.length))]
             elif (isinstance(p, Shape) and self.shape) or (isinstance(p, Not) and self.denials):
-                wide = Any()
-            if wide is None or wide == p:
-                out.append(p)
-                continue
-            if not isinstance(wide, Any):
-                out.append(wide)
-            out.append(Usually(p, self.weight))
+                reach = []          # any hand
+            else:
+                reach = [p]
+            out += [p] if reach == [p] else reach + [Usually(p, self.weight)]
         return out[0] if len(out) == 1 else AllOf(out)
 
 
@@ -597,8 +593,9 @@ def _stray(table: object, fail: Callable[..., BiddingSystemError]) -> Stray | No
         else:
             raise fail(f"unknown stray key {k!r} (expected hcp, length, shape, denials, "
                        f"weight)", *where)
-    return Stray(table.get("hcp", 0), table.get("length", 0), table.get("shape", False),
-                 float(table.get("weight", USUALLY_WEIGHT)), table.get("denials", False))
+    return Stray(hcp=table.get("hcp", 0), length=table.get("length", 0),
+                 shape=table.get("shape", False), denials=table.get("denials", False),
+                 weight=float(table.get("weight", USUALLY_WEIGHT)))
 
 
 def load_system(path: str | Path) -> BiddingSystem:

@@ -513,16 +513,25 @@ def test_without_a_fallback_those_calls_stay_unknown():
     ('[fallback.opener]\n"jump" = "any"\n', 2, "'jump' is not a fallback call"),
     ('[fallback.opener]\n"X" = "12+ hcq"\n', 2, "the constraint for X does not parse"),
     ('[fallback.opener]\n"cue" = 3\n', 2, "maps to its constraint text"),
+    ('[stray]\nhcp = -1\n', 2, "stray.hcp must be a whole number 0..13"),
+    ('[stray]\nlength = 1.5\n', 2, "stray.length must be a whole number"),
+    ('[stray]\nshape = 1\n', 2, "stray.shape must be true or false"),
+    ('[stray]\nweight = 0\n', 2, "stray.weight must be a probability above 0"),
+    ('[stray]\nsuits = 1\n', 2, "unknown stray key 'suits'"),
 ])
-def test_fallback_errors_name_the_line(text, line, message):
+def test_fallback_and_stray_errors_name_the_line(text, line, message):
     with pytest.raises(BiddingSystemError, match=message) as info:
         loads_system(TINY + text)
     assert info.value.line == TINY.count("\n") + line
 
 
-def test_fallback_must_be_tables():
-    with pytest.raises(BiddingSystemError, match="fallback must hold tables") as info:
-        loads_system("fallback = 1\n" + TINY)
+@pytest.mark.parametrize("text, message", [
+    ("fallback = 1\n", "fallback must hold tables"),
+    ("stray = 3\n", "stray must be a table"),
+])
+def test_fallback_and_stray_must_be_tables(text, message):
+    with pytest.raises(BiddingSystemError, match=message) as info:
+        loads_system(text + TINY)
     assert info.value.line == 1
 
 
@@ -566,22 +575,3 @@ def test_stray_leaves_what_a_pass_denies_strict():
     # without [stray] the meanings are as written
     assert str(infer("N: P P 1S P 2S", loads_system(TINY)).constraints[S]) == \
         "10+ hcp, 5+ spades"
-
-
-@pytest.mark.parametrize("text, line, message", [
-    ('[stray]\nhcp = -1\n', 2, "stray.hcp must be a whole number 0..13"),
-    ('[stray]\nlength = 1.5\n', 2, "stray.length must be a whole number"),
-    ('[stray]\nshape = 1\n', 2, "stray.shape must be true or false"),
-    ('[stray]\nweight = 0\n', 2, "stray.weight must be a probability above 0"),
-    ('[stray]\nsuits = 1\n', 2, "unknown stray key 'suits'"),
-])
-def test_stray_errors_name_the_line(text, line, message):
-    with pytest.raises(BiddingSystemError, match=message) as info:
-        loads_system(TINY + text)
-    assert info.value.line == TINY.count("\n") + line
-
-
-def test_stray_must_be_a_table():
-    with pytest.raises(BiddingSystemError, match="stray must be a table") as info:
-        loads_system("stray = 3\n" + TINY)
-    assert info.value.line == 1
