@@ -82,10 +82,8 @@ def report_text(report: LeadReport) -> str:
                  f"{100 * report.acceptance_rate:.3g}% ({report.attempts:,} dealt){stop}; "
                  f"constraints: {cons}")
     lines += _constraint_lines(report)
-    lines += [f"  the real {_SEATS[k]} hand breaks: {v}"
-              for k, v in report.broken.items()]
-    lines += [f"  the real {_SEATS[k]} hand strays from the usual: {v}"
-              for k, v in report.strays.items()]
+    lines += [f"  the real {_SEATS[k]} hand {verb}: {v}"
+              for verb, seats in real_hands(report) for k, v in seats.items()]
     if report.unknown_calls:
         lines.append("  calls the system does not know (each costs only its own "
                      "information): " + "; ".join(report.unknown_calls))
@@ -136,6 +134,13 @@ def _report_mark(report: LeadReport, r: LeadRow) -> str:
     if report.table is None:
         return _mark(r)
     return _mark(r) + (">" if r.label == report.table.label else " ")
+
+
+def real_hands(report: LeadReport) -> tuple[tuple[str, dict[str, str]], ...]:
+    """What the real hidden hands do against their constraints, for the report: the seats
+    whose hand breaks its constraint, then those whose hand strays from the usual ranges
+    (inside the constraint), each with its verb."""
+    return ("breaks", report.broken), ("strays from the usual", report.strays)
 
 
 def _constraint_lines(report: LeadReport) -> list[str]:

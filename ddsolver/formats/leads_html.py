@@ -40,7 +40,7 @@ from cardgames.html import FRAGMENT_CSS, RED_SUITS, SEAT_NAME, SUIT_SYMBOL, esc,
 from ..leads import LeadReport, LeadRow
 from ..stats import normal_tail
 from . import GENERATOR
-from .leads import LeaderTotal, LeadsWriter, leader_totals, table_lead_text
+from .leads import LeaderTotal, LeadsWriter, leader_totals, real_hands, table_lead_text
 
 __all__ = ["report_html", "report_fragment", "LeadsHtmlWriter", "trick_counts"]
 
@@ -365,12 +365,9 @@ def _constraints_html(report: LeadReport) -> str:
             out.append(f"<li><b>{esc(name)}{role}</b>: {esc(text)}{alone}</li>")
         items = "".join(out)
     extra = []
-    for key, text in report.broken.items():
-        extra.append(f"<li>the real {esc(_seat_name(key))} hand breaks: "
-                     f"{esc(text)}</li>")
-    for key, text in report.strays.items():
-        extra.append(f"<li>the real {esc(_seat_name(key))} hand strays from the usual: "
-                     f"{esc(text)}</li>")
+    for verb, seats in real_hands(report):
+        extra += [f"<li>the real {esc(_seat_name(key))} hand {verb}: {esc(text)}</li>"
+                  for key, text in seats.items()]
     if report.unknown_calls:
         extra.append("<li>calls the system does not know (each costs only its own "
                      f"information): {esc('; '.join(report.unknown_calls))}</li>")
