@@ -503,6 +503,38 @@ cdef inline bint defence_sure_trick_nt(Ctx *c, uint16_t *decisive) noexcept nogi
     return True
 
 
+cdef int defence_cashes_nt(Ctx *c, uint16_t *decisive, int need) noexcept nogil:
+    """No-trump (nobody can ruff), at the start of a trick: tricks the side not on lead is
+    sure of when an opponent holds the top card of every suit the leader holds.  Whatever
+    the leader leads, the opponent with that suit's top card wins the trick -- a round of
+    that suit as if it had led it -- and goes on cashing (cash_tricks).  The leader picks
+    the suit, so the count is the least over the opponents it can put on lead; 0 when the
+    leader's side holds the top card of a suit the leader holds.  Counts up to ``need``.
+    Sets ``decisive`` to the ranks relied on: the top cards of the leader's suits (none
+    in a suit only its holder holds: the lengths are in the table key) and the cashes'."""
+    cdef int seat = c.leader, s, q, k, n, puts = 0
+    cdef uint16_t rel[4]
+    for s in range(4):
+        rel[s] = 0
+        if c.hand[seat][s]:
+            q = (owner_at(c, s, 0) - seat) & 3
+            if (q & 1) == 0:
+                return 0
+            puts |= 1 << q
+            rel[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
+    k = need
+    for q in range(1, 4, 2):
+        if (puts >> q) & 1:
+            n = cash_tricks(c, (seat + q) & 3, rel, k, -1)
+            if n < k:
+                k = n
+    decisive[0] = rel[0]
+    decisive[1] = rel[1]
+    decisive[2] = rel[2]
+    decisive[3] = rel[3]
+    return k
+
+
 cdef int trick_sure_side(Ctx *c, int pos, uint16_t *decisive) noexcept nogil:
     """Inside a trick (pos >= 1): the side (0 = NS, 1 = EW) sure to win it whatever the
     players still to play do, or -1 if that is not settled.  Adds to ``decisive`` the rank

@@ -221,6 +221,14 @@ cdef int search_lead(Ctx *c, int target) noexcept nogil:
             return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
         if plays_as_notrump(c) and defence_sure_trick_nt(c, decisive):
             return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
+    # The defence's cashes once the leader must give up the lead to one of them.
+    if plays_as_notrump(c):
+        if (c.leader & 1) == 0:
+            v = defence_cashes_nt(c, decisive, c.tricks_left - target + 1)
+            if c.tricks_left - v < target:
+                return c.tricks_left - v
+        elif defence_cashes_nt(c, decisive, target) >= target:
+            return target
 
     if c.trump != NOTRUMP:
         v = c.tricks_left - sure_trump_tricks(c, 1, decisive, c.tricks_left - target + 1)

@@ -13,7 +13,7 @@ import importlib.util
 import random
 from pathlib import Path
 
-SIGNATURE = 15061071
+SIGNATURE = 14693806
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "signature.py"
 
