@@ -62,6 +62,18 @@ cdef extern from *:
     static int dd_cpu_has_bmi2(void) { return 0; }
     #endif
 
+    /* The k-th highest set bit of m (k >= 1, m holding at least k bits), as a mask: one
+       PDEP where the build has BMI2, else the top bits cleared one by one. */
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    static inline unsigned int dd_kth_high(unsigned int m, int k) {
+        return _pdep_u32(1u << (dd_popcount(m) - k), m); }
+    #else
+    static inline unsigned int dd_kth_high(unsigned int m, int k) {
+        while (--k > 0) m ^= 1u << dd_hibit(m);
+        return 1u << dd_hibit(m); }
+    #endif
+
     #include <stdlib.h>
     #if defined(__linux__)
     #include <sys/mman.h>
@@ -84,6 +96,7 @@ cdef extern from *:
     int dd_popcount(unsigned int x) noexcept nogil
     int dd_hibit(unsigned int x) noexcept nogil
     int dd_lobit(unsigned int x) noexcept nogil
+    unsigned int dd_kth_high(unsigned int m, int k) noexcept nogil
     void dd_prefetch(const void *p) noexcept nogil
     void *dd_alloc_table(size_t n) noexcept nogil
     int DD_BMI2_BUILD

@@ -106,16 +106,9 @@ cdef inline int key_suit(Ctx *c) noexcept nogil:
 cdef inline void entry_decisive(Ctx *c, TTEntry *e, uint16_t *decisive) noexcept nogil:
     """The ranks an entry relied on, in the current position: its k-th highest card per suit."""
     cdef int s, k
-    cdef uint32_t m
     for s in range(4):
-        decisive[s] = 0
         k = (e.tops >> (4 * s)) & 15
-        if k:
-            m = c.rem[s]
-            while k > 1:
-                m ^= (<uint32_t>1) << dd_hibit(m)
-                k -= 1
-            decisive[s] = <uint16_t>((<uint32_t>1) << dd_hibit(m))
+        decisive[s] = <uint16_t>dd_kth_high(c.rem[s], k) if k else 0
 
 
 cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq, int target,
