@@ -154,7 +154,7 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
                           int lower, int upper, uint8_t best) noexcept nogil:
     """Record bounds for every position that agrees with this one on the ranks in ``decisive``."""
     cdef uint32_t eseq[4]
-    cdef int s, i, k
+    cdef int s, k
     cdef uint16_t tops = 0
     for s in range(4):
         k = dd_popcount(c.rem[s] >> dd_lobit(decisive[s])) if decisive[s] else 0
@@ -164,23 +164,14 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
     cdef TTHeader *h = find_header(c, lenkey, lead_trump)
     cdef int ks = h.key_suit if h.lead_trump != 255 else key_suit(c)
     cdef int chain = TT_ANY if decisive[ks] == 0 else (seq[ks] >> 24) & 3
-    cdef uint32_t b = h.first[chain], prev
+    cdef uint32_t b, prev
     cdef TTBlock *blk
     cdef TTEntry *e
     cdef int depth
-    while b:
-        blk = &c.blocks[b]
-        for i in range(blk.n):
-            e = &blk.e[i]
-            if e.tops == tops and e.seq[0] == e01 and e.seq[1] == e23:
-                if lower > e.lower:
-                    e.lower = <int8_t>lower
-                if upper < e.upper:
-                    e.upper = <int8_t>upper
-                if best != 255:
-                    e.best = best
-                return
-        b = blk.next
+    # An entry with the same cards and older bounds is not looked for: the new one goes
+    # first in its chain, where the next probe meets it before the old one (which still
+    # holds, and settles what the new one's bounds leave open, a little further down).
+    # Finding it cost a scan of the whole chain at every store, more than it saved.
     # A new entry: in the chain's newest block if it has room, else in a new block.
     b = h.first[chain]
     if b == 0 or c.blocks[b].n == TT_BLOCK:
