@@ -339,10 +339,8 @@ cdef int cash_suits(Ctx *c, int seat, uint16_t *decisive, int need, int cand) no
             # but no more of them than it takes to reach ``need``.
             j = need - total
             if j < cnt and j < k:
-                while j > 1:
-                    m ^= (<uint32_t>1) << dd_hibit(m)
-                    j -= 1
-                low = dd_hibit(m)
+                # (need may be spent already, j <= 0: the top card alone.)
+                low = dd_hibit(dd_kth_high(m, j if j > 1 else 1))
             total += cnt
             if rem & ~mine:
                 decisive[s] |= <uint16_t>((<uint32_t>1) << low)
