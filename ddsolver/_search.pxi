@@ -183,6 +183,7 @@ cdef int search_lead(Ctx *c, int target) noexcept nogil:
     cdef Frame *f = &c.frames[ply]
     cdef uint16_t *decisive = f.decisive
     cdef int seat, i, lead_trump, hit, v, value
+    cdef bint nt
     cdef uint8_t ttbest = 255, best = 255
     cdef uint64_t lenkey
     cdef uint32_t *seq
@@ -213,16 +214,17 @@ cdef int search_lead(Ctx *c, int target) noexcept nogil:
             return target
     elif c.tricks_left - i < target:
         return target - 1
-    # Step 3b. Later tricks: a trick the side on lead must lose now; top trumps
-    # that win in the end, whoever is on lead.
+    # Step 3b. Later tricks: a trick the side on lead must lose now; the defence's
+    # cashes once it has the lead (no-trump); top trumps that win in the end, whoever
+    # is on lead.
+    nt = plays_as_notrump(c)
     if target == c.tricks_left if (c.leader & 1) == 0 else target == 1:
         # The side on lead needs every trick.
         if i == 0 and must_lose_trick(c, decisive):
             return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
-        if plays_as_notrump(c) and defence_sure_trick_nt(c, decisive):
+        if nt and defence_sure_trick_nt(c, decisive):
             return 1 if (c.leader & 1) == 1 else c.tricks_left - 1
-    # The defence's cashes once the leader must give up the lead to one of them.
-    if plays_as_notrump(c):
+    if nt:
         if (c.leader & 1) == 0:
             v = defence_cashes_nt(c, decisive, c.tricks_left - target + 1)
             if c.tricks_left - v < target:
