@@ -18,7 +18,9 @@ double dummy, beside the lead made at the table:
   20-50 tables; a set of random deals counts each deal once).
 
 The same is done with the auction ignored (``--no-inference``, the baseline), no-trump and
-suit contracts apart, per file and overall.  And for the inference itself, on every board
+suit contracts apart, per file and overall, and for each player on lead the files name at
+``--min-player-boards`` boards or more (a robot's leads -- BEN's, WBridge5's, GIB's in the
+robot-match files -- against ours on the same boards).  And for the inference itself, on every board
 with an auction (a lead made or not): the share of the real hidden hands inside the
 constraint the system inferred for them (calibration) beside the share of random hands
 inside it (how much it says; :func:`cardgames.sampling.acceptance_rates`), and the calls
@@ -221,6 +223,15 @@ def criteria(report, scoring: str | None = None) -> dict:
             "stats": {k: [round(x, 4) for x in v] for k, v in stats.items()}}
 
 
+SEAT_TAGS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def leader_player(board: LeadBoard) -> str:
+    """The player on lead as the file names it (its North/East/South/West tag; '' if
+    none): for the leads of named players, robots above all, board by board."""
+    return (board.game.tag(SEAT_TAGS[board.leader.letter]) or "").strip()
+
+
 def board_record(name: str, board: LeadBoard, lead, system: BiddingSystem,
                  args: argparse.Namespace, cache: dict) -> dict:
     game = board.game
@@ -229,7 +240,8 @@ def board_record(name: str, board: LeadBoard, lead, system: BiddingSystem,
     rec = {"file": name, "line": game.line, "board": game.board, "deal": deal.to_pbn(),
            "contract": str(board.contract), "declarer": board.declarer.letter,
            "notrump": board.contract.strain == Strain.NOTRUMP, "vul": board.vulnerability.name,
-           "table": str(lead), "real": {str(c): int(t) for c, t in real.items()}}
+           "table": str(lead), "leader_player": leader_player(board),
+           "real": {str(c): int(t) for c, t in real.items()}}
     for mode in args.modes:
         rec[mode] = analyse(name, board, mode, system, args, cache)
     return rec
@@ -417,6 +429,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=None,
                         help="JSON lines of each board's figures; a run with the same "
                              "settings resumes from it")
+    parser.add_argument("--min-player-boards", type=int, default=15, metavar="N",
+                        help="a block of figures for each player on lead (as the file names "
+                             "the seat) at N or more boards: against a robot's own leads "
+                             "(15)")
     parser.add_argument("--no-calibration", action="store_true",
                         help="skip the inference's calibration")
     parser.add_argument("--reuse", type=Path, action="append", default=[],
@@ -481,6 +497,7 @@ def main(argv: list[str] | None = None) -> int:
                                   disable=not sys.stderr.isatty()):
         key = (name, board.game.line)
         if key in done:
+            done[key].setdefault("leader_player", leader_player(board))
             records.append(done[key])
             continue
         rec = board_record(name, board, lead, system, args, cache)
@@ -506,6 +523,16 @@ def main(argv: list[str] | None = None) -> int:
                 "matchpoints, IMPs against the other leads; scoring: mp or imps as the "
                 "board's Scoring tag says, else mean) ==",
                 records, args.modes, ("p_best", "p_set", "mp", "imps", "scoring"))
+
+    # The leads of one player against ours on the same boards: where the player is a
+    # robot (BEN, WBridge5, GIB in the robot-match files), a head-to-head with it.
+    players = Counter(r["leader_player"] for r in records if r.get("leader_player"))
+    for player, n in players.most_common():
+        if n < args.min_player_boards:
+            break
+        print_block(f"== the boards {player!r} led (every file) ==",
+                    [r for r in records if r.get("leader_player") == player], args.modes,
+                    ("mean", "p_best"))
 
     errors = [(r["file"], r["line"], m, r[m]["error"]) for r in records for m in args.modes
               if "error" in r.get(m, {})]
