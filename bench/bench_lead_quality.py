@@ -526,12 +526,14 @@ def main(argv: list[str] | None = None) -> int:
 
     # The leads of one player against ours on the same boards: where the player is a
     # robot (BEN, WBridge5, GIB in the robot-match files), a head-to-head with it.
-    players = Counter(r["leader_player"] for r in records if r.get("leader_player"))
+    # Names are compared without case (GIB is "GIB" in one file, "GiB" in another).
+    players = Counter(r["leader_player"].casefold() for r in records if r.get("leader_player"))
     for player, n in players.most_common():
         if n < args.min_player_boards:
             break
-        print_block(f"== the boards {player!r} led (every file) ==",
-                    [r for r in records if r.get("leader_player") == player], args.modes,
+        mine = [r for r in records if r.get("leader_player", "").casefold() == player]
+        spelt = " / ".join(sorted({r["leader_player"] for r in mine}))
+        print_block(f"== the boards {spelt!r} led (every file) ==", mine, args.modes,
                     ("mean", "p_best"))
 
     errors = [(r["file"], r["line"], m, r[m]["error"]) for r in records for m in args.modes
