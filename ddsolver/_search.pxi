@@ -177,8 +177,9 @@ cdef inline void count_node(Ctx *c) noexcept nogil:
 
 
 cdef int search_lead(Ctx *c, int target) noexcept nogil:
-    """search() at a trick's start: arithmetic, the last trick, quick and later tricks,
-    the transposition table, then the leads (try_moves); the bound is stored."""
+    """search() at a trick's start: arithmetic, the last trick, top trumps, quick and
+    later tricks, the transposition table, then the leads (try_moves); the bound is
+    stored."""
     cdef int ply = c.ply
     cdef Frame *f = &c.frames[ply]
     cdef uint16_t *decisive = f.decisive
@@ -205,7 +206,17 @@ cdef int search_lead(Ctx *c, int target) noexcept nogil:
     lenkey = c.lenkey
     lead_trump = c.leader | (c.trump << 2)
     dd_prefetch(&c.headers[slot_of(c, lenkey, lead_trump)])
-    # Step 3. Quick tricks: the side on lead cashes sure winners.  The count
+    # Step 3. Top trumps that win in the end, whoever is on lead: the cheapest
+    # count, and first, so that the quick tricks are not counted for a position
+    # it settles (and its ranks, fewer, are the ones relied on).
+    if c.trump != NOTRUMP:
+        v = c.tricks_left - sure_trump_tricks(c, 1, decisive, c.tricks_left - target + 1)
+        if v < target:
+            return v
+        v = sure_trump_tricks(c, 0, decisive, target)
+        if v >= target:
+            return v
+    # Step 3a. Quick tricks: the side on lead cashes sure winners.  The count
     # stops at what is needed, and the ranks relied on support no more than
     # that: the bound returned is the target's.
     i = quick_tricks(c, decisive, target if (c.leader & 1) == 0 else c.tricks_left - target + 1)
@@ -215,8 +226,7 @@ cdef int search_lead(Ctx *c, int target) noexcept nogil:
     elif c.tricks_left - i < target:
         return target - 1
     # Step 3b. Later tricks: a trick the side on lead must lose now; the defence's
-    # cashes once it has the lead (no-trump); top trumps that win in the end, whoever
-    # is on lead.
+    # cashes once it has the lead (no-trump).
     nt = plays_as_notrump(c)
     if target == c.tricks_left if (c.leader & 1) == 0 else target == 1:
         # The side on lead needs every trick.
@@ -231,14 +241,6 @@ cdef int search_lead(Ctx *c, int target) noexcept nogil:
                 return c.tricks_left - v
         elif defence_cashes_nt(c, decisive, target) >= target:
             return target
-
-    if c.trump != NOTRUMP:
-        v = c.tricks_left - sure_trump_tricks(c, 1, decisive, c.tricks_left - target + 1)
-        if v < target:
-            return v
-        v = sure_trump_tricks(c, 0, decisive, target)
-        if v >= target:
-            return v
     decisive[0] = decisive[1] = decisive[2] = decisive[3] = 0
     # Step 4. Transposition table.
     seq = c.seq

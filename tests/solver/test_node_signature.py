@@ -13,7 +13,7 @@ import importlib.util
 import random
 from pathlib import Path
 
-SIGNATURE = 14659024
+SIGNATURE = 14582073
 
 _SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "signature.py"
 
