@@ -223,13 +223,10 @@ def criteria(report, scoring: str | None = None) -> dict:
             "stats": {k: [round(x, 4) for x in v] for k, v in stats.items()}}
 
 
-SEAT_TAGS = {"N": "North", "E": "East", "S": "South", "W": "West"}
-
-
 def leader_player(board: LeadBoard) -> str:
-    """The player on lead as the file names it (its North/East/South/West tag; '' if
-    none): for the leads of named players, robots above all, board by board."""
-    return (board.game.tag(SEAT_TAGS[board.leader.letter]) or "").strip()
+    """The player on lead as the file names it ('' if it does not): for the leads of
+    named players, robots above all, board by board."""
+    return BoardFacts(board.game).player(board.leader) or ""
 
 
 def board_record(name: str, board: LeadBoard, lead, system: BiddingSystem,
