@@ -206,10 +206,12 @@ cdef int search_lead(Ctx *c, int target) noexcept nogil:
     lenkey = c.lenkey
     lead_trump = c.leader | (c.trump << 2)
     dd_prefetch(&c.headers[slot_of(c, lenkey, lead_trump)])
-    # Step 3. Top trumps that win in the end, whoever is on lead: the cheapest
-    # count, and first, so that the quick tricks are not counted for a position
-    # it settles (and its ranks, fewer, are the ones relied on).
-    if c.trump != NOTRUMP:
+    # Step 3. Top trumps that win in the end, whoever is on lead (while trumps
+    # are left): the cheapest count, and first, so that the quick tricks are not
+    # counted for a position it settles (and its ranks, fewer, are the ones
+    # relied on).
+    nt = plays_as_notrump(c)
+    if not nt:
         v = c.tricks_left - sure_trump_tricks(c, 1, decisive, c.tricks_left - target + 1)
         if v < target:
             return v
@@ -227,7 +229,6 @@ cdef int search_lead(Ctx *c, int target) noexcept nogil:
         return target - 1
     # Step 3b. Later tricks: a trick the side on lead must lose now; the defence's
     # cashes once it has the lead (no-trump).
-    nt = plays_as_notrump(c)
     if target == c.tricks_left if (c.leader & 1) == 0 else target == 1:
         # The side on lead needs every trick.
         if i == 0 and must_lose_trick(c, decisive):
