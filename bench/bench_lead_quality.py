@@ -2,14 +2,19 @@
 """How good is the recommended opening lead?  Judged on real boards against the lead made
 at the table.
 
-For every board of the PBN files with a complete deal, an auction and the lead made at the
-table, ``ddsolver leads`` is run as a user would (the leader's hand known, the other three
-dealt under what the bidding system reads in the auction, ``--samples`` deals, ``--seed``),
-and the lead it recommends (the first card of its best group) is valued on the real deal,
-double dummy, beside the lead made at the table:
+For every board of the PBN or LIN files (read as their content says) with a complete deal,
+an auction and the lead made at the table, ``ddsolver leads`` is run as a user would (the
+leader's hand known, the other three dealt under what the bidding system reads in the
+auction, ``--samples`` deals, ``--seed``), and the lead it recommends (the first card of
+its best group) is valued on the real deal, double dummy, beside the lead made at the
+table:
 
 * DDOLAR: the share of boards on which the lead gives up nothing double dummy (it takes
-  as many tricks for the defence as the best lead on the real deal);
+  as many tricks for the defence as the best lead on the real deal); beside it
+  (``exp.``) the DDOLAR the sampled deals expect of their own choice, the mean of its
+  ``p_best`` (the share of them on which it is a best lead): equal when the deals are
+  dealt as real deals fall (the misses are then the uncertainty the auction leaves, not
+  a wrong model), higher when the model is overconfident;
 * ADDOLAR: the same, leaving out the boards on which every lead takes the same tricks;
 * the paired difference recommended - table in DDOLAR points, with its standard error
   (the SD of the per-board differences over the square root of the boards);
@@ -57,12 +62,12 @@ from bench_env import ROOT, cpu_model, die, git_revision, load_average, prefer_c
 
 prefer_checkout()
 
-from cardgames import pbn  # noqa: E402
 from cardgames.bidding import BiddingSystem, default_system, infer, load_system  # noqa: E402
 from cardgames.cards import Strain  # noqa: E402
 from cardgames.constraints import Any, breaks, usual  # noqa: E402
 from cardgames.errors import CardgamesError  # noqa: E402
 from cardgames.facts import BoardFacts  # noqa: E402
+from cardgames.lin import open_games  # noqa: E402
 from cardgames.sampling import acceptance_rates  # noqa: E402
 from ddsolver import Solver  # noqa: E402
 from ddsolver.board_leads import LeadBoard, analyse_board, lead_board  # noqa: E402
@@ -87,7 +92,7 @@ def auction_boards(path: Path, left: Counter) -> Iterator[LeadBoard]:
     """Every board of a file with a complete deal, a contract and an auction; what is
     left out is counted in ``left`` by reason."""
     try:
-        reader = pbn.load_path(path, strict=False)
+        reader = open_games(path, strict=False)
         games = list(reader)
     except (OSError, CardgamesError) as err:
         left[f"file does not read: {err}"] += 1
@@ -324,10 +329,16 @@ def figures(records: list[dict], mode: str, criterion: str = "mean") -> dict | N
     if not rows:
         return None
     ok_rec, ok_tab, active, lost_rec, lost_tab = [], [], [], 0, 0
+    expected: list[float] = []
     for r in rows:
         real = r["real"]
         best = max(real.values())
         rec = best - real[lead(r)]
+        # What the sampled deals expect of their own choice: the share of them on which
+        # it takes as many tricks as the best lead of the deal (its p_best).
+        own = r[mode].get("stats", {}).get(lead(r))
+        if own is not None:
+            expected.append(own[1])
         tab = best - real[r["table"]]
         ok_rec.append(rec == 0)
         ok_tab.append(tab == 0)
@@ -355,6 +366,7 @@ def figures(records: list[dict], mode: str, criterion: str = "mean") -> dict | N
         if g > 1 else math.nan
     act = [i for i in range(n) if active[i]]
     return {"n": n, "deals": g, "rec": sum(ok_rec) / n, "table": sum(ok_tab) / n,
+            "expected": sum(expected) / len(expected) if len(expected) == n else math.nan,
             "diff": mean, "diff_se": sd / math.sqrt(n), "diff_se_deal": se_deal,
             "n_active": len(act),
             "a_rec": sum(ok_rec[i] for i in act) / len(act) if act else math.nan,
@@ -373,7 +385,8 @@ def pct(x: float) -> str:
 def print_block(title: str, records: list[dict], modes: Iterable[str],
                 criteria: Iterable[str] = ("mean",)) -> None:
     print(f"\n{title}")
-    print(f"  {'':11} {'':9} {'boards':>6} {'deals':>5}  {'DDOLAR rec':>10} {'table':>6}  "
+    print(f"  {'':11} {'':9} {'boards':>6} {'deals':>5}  {'DDOLAR rec':>10} {'exp.':>6} "
+          f"{'table':>6}  "
           f"{'rec-table (SE; by deal)':>24}  {'ADDOLAR rec':>11} {'table':>6} "
           f"{'(boards)':>8}  {'tricks lost rec':>15} {'table':>5}  "
           f"{'per deal rec':>12} {'table':>6}")
@@ -388,7 +401,8 @@ def print_block(title: str, records: list[dict], modes: Iterable[str],
                 continue
             err = f" ({f['errors']} not analysed)" if f["errors"] else ""
             print(f"  {label:11} {part:9} {f['n']:6d} {f['deals']:5d}  {pct(f['rec']):>10} "
-                  f"{pct(f['table']):>6}  {100 * f['diff']:+6.1f} ({100 * f['diff_se']:4.1f}; "
+                  f"{pct(f['expected']):>6} {pct(f['table']):>6}  {100 * f['diff']:+6.1f} "
+                  f"({100 * f['diff_se']:4.1f}; "
                   f"{100 * f['diff_se_deal']:4.1f}) pts"
                   f"  {pct(f['a_rec']):>11} {pct(f['a_table']):>6} {f['n_active']:8d}  "
                   f"{f['lost_rec']:15d} {f['lost_table']:5d}  {pct(f['rec_by_deal']):>12} "
@@ -407,7 +421,8 @@ def default_files() -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", type=Path,
-                        help="PBN files (default: every .pbn of ../shared/realpbn)")
+                        help="PBN or LIN files, read as their content says (default: every "
+                             ".pbn of ../shared/realpbn)")
     parser.add_argument("-n", "--samples", type=int, default=50, help="deals per board (50)")
     parser.add_argument("--seed", type=int, default=1, help="seed of every board's deals (1)")
     parser.add_argument("-j", "--jobs", type=int, default=2, help="solver threads (2)")
@@ -511,7 +526,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.time() - started:.0f} s wall, {time.process_time() - cpu0:.0f} s CPU "
           f"this run; load {load_average():.1f}")
     print("# the recommended lead: the first card of the best group; 'table': the lead made "
-          "at the table; both valued on the real deal, double dummy")
+          "at the table; both valued on the real deal, double dummy; 'exp.': the DDOLAR the "
+          "sampled deals expect of the recommended lead (its mean p_best)")
     for name in dict.fromkeys(r["file"] for r in records):
         print_block(f"{name}", [r for r in records if r["file"] == name], args.modes)
     print_block("== all files ==", records, args.modes)
