@@ -352,10 +352,11 @@ def figures(records: list[dict], mode: str, criterion: str = "mean") -> dict | N
     # The boards of a club file are a few deals played at many tables: their differences
     # are not independent, so the SE is also given clustered by deal (the deal's boards'
     # deviations summed before squaring), which is the honest one.
-    clusters: dict[tuple, float] = {}
-    per_deal: dict[tuple, list[int]] = {}   # deal -> [boards, rec ok, table ok]
+    clusters: dict[object, float] = {}
+    per_deal: dict[object, list[int]] = {}   # deal -> [boards, rec ok, table ok]
     for r, d, a, b in zip(rows, diffs, ok_rec, ok_tab):
-        key = (r["file"], r.get("deal") or r["board"])
+        # the deal itself: one deal in two files (a match exported twice) is one cluster
+        key = r.get("deal") or (r["file"], r["board"])
         clusters[key] = clusters.get(key, 0.0) + d - mean
         tally = per_deal.setdefault(key, [0, 0, 0])
         tally[0] += 1
