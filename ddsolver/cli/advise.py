@@ -88,8 +88,9 @@ def add_parser(commands: argparse._SubParsersAction,
                     "(all of them when few), and rank the legal cards: PIMC's statistics\n"
                     "(each world double dummy), or αμ's chance of making with one strategy\n"
                     "for all worlds.  With PBN files, review the real play card by card.")
-    p.add_argument("files", nargs="*", metavar="FILE.pbn",
-                   help="PBN files: review the play of every board from --seat's view")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="PBN or LIN files: review the play of every board from --seat's "
+                        "view")
     p.add_argument("--seat", metavar="SEAT", help="whose view: declarer or a defender")
     p.add_argument("--hand", metavar="PBN", help="the player's hand as dealt")
     p.add_argument("--dummy", metavar="PBN", help="dummy's hand as dealt")

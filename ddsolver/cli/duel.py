@@ -86,8 +86,9 @@ def add_parser(commands: argparse._SubParsersAction,
         help="deals played out by two declarers (αμ, PIMC) against the same defenders",
         description="Play deals out card by card with two declarers against the same\n"
                     "defenders, each player from his own view, and compare what they made.")
-    p.add_argument("files", nargs="*", metavar="FILE.pbn",
-                   help="PBN files whose boards (contract, declarer, complete deal) to play")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="PBN or LIN files whose boards (contract, declarer, complete deal) "
+                        "to play")
     p.add_argument("--deals", type=positive_int, default=None, metavar="N",
                    help="without files: deal N boards as the protocol does (--contract by "
                         "--declarer, within --tolerance tricks of making double dummy)")

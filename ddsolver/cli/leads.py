@@ -121,8 +121,9 @@ def add_parser(commands: argparse._SubParsersAction,
                     "lead, and rank the leads: mean tricks, chance to beat the contract,\n"
                     "score, and paired differences from the best lead in tricks, IMPs and\n"
                     "matchpoints.  Leads marked '=' cannot be told apart from the best.")
-    p.add_argument("files", nargs="*", metavar="FILE.pbn",
-                   help="PBN files: analyse every board with a contract and declarer")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help="PBN or LIN files: analyse every board with a contract and "
+                        "declarer")
     p.add_argument("--hand", metavar="PBN",
                    help="the opening leader's hand, e.g. KQ72.J83.T94.A65")
     p.add_argument("--leader", metavar="SEAT",

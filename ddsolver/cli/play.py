@@ -58,7 +58,8 @@ def add_parser(commands: argparse._SubParsersAction,
         description="Analyse the play of every board of PBN files that has a Contract and a\n"
                     "Play section: declarer's double-dummy tricks after every trick, and the\n"
                     "cards that cost tricks, with who played them.")
-    parser.add_argument("files", nargs="+", metavar="FILE.pbn", help="PBN files to read")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="PBN or LIN files to read (told apart by their content)")
     parser.add_argument("--format", choices=sorted(WRITERS), default="text",
                         help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE",

@@ -51,7 +51,8 @@ def add_parser(commands: argparse._SubParsersAction,
         description="Write printable hand records for the boards of PBN files: the hands in\n"
                     "a compass diagram, dealer and vulnerability, the double-dummy table and\n"
                     "par, as one self-contained HTML file.")
-    parser.add_argument("files", nargs="+", metavar="FILE.pbn", help="PBN files to read")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="PBN or LIN files to read (told apart by their content)")
     parser.add_argument("--html", required=True, metavar="OUT.html",
                         help="the HTML file to write ('-' for standard output)")
     parser.add_argument("--title", help="the heading (default: the first Event tag, else the "

@@ -61,7 +61,8 @@ def add_parser(commands: argparse._SubParsersAction,
         description="Solve every board of one or more PBN files: the double-dummy table\n"
                     "(declarer's tricks for each declarer and strain) and par, written in\n"
                     "board order as the boards finish.")
-    parser.add_argument("files", nargs="+", metavar="FILE.pbn", help="PBN files to read")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="PBN or LIN files to read (told apart by their content)")
     parser.add_argument("--format", choices=sorted(WRITERS), default="text",
                         help="output format (default: text)")
     parser.add_argument("-o", "--output", metavar="FILE",
