@@ -77,6 +77,7 @@ from ddsolver.stats import compare  # noqa: E402
 
 REALPBN = ROOT.parent / "shared" / "realpbn"
 MODES = ("inference", "none")          # the auction read by the system; the auction ignored
+MEAN, P_BEST, P_SET = range(3)         # the figures of each lead in a record's "stats"
 
 
 # ---- the boards -----------------------------------------------------------------------------
@@ -215,10 +216,11 @@ def criteria(report, scoring: str | None = None) -> dict:
                       float((cols[:, j] >= need).mean())) for j, c in enumerate(firsts)}
 
     def pick(key) -> str:
-        return max(((key(stats[str(c)]), stats[str(c)][0], -i, str(c))
+        return max(((key(stats[str(c)]), stats[str(c)][MEAN], -i, str(c))
                     for i, c in enumerate(firsts)))[3]
 
-    by = {"mean": str(firsts[0]), "p_best": pick(lambda t: t[1]), "p_set": pick(lambda t: t[2])}
+    by = {"mean": str(firsts[0]), "p_best": pick(lambda t: t[P_BEST]),
+          "p_set": pick(lambda t: t[P_SET])}
     declarer_vul = report.vulnerability.is_vulnerable(report.declarer)
     for name in ("mp", "imps", "score"):
         best = compare(cols, report.contract, declarer_vul, name)[0]
@@ -333,12 +335,13 @@ def figures(records: list[dict], mode: str, criterion: str = "mean") -> dict | N
     for r in rows:
         real = r["real"]
         best = max(real.values())
-        rec = best - real[lead(r)]
+        card = lead(r)
+        rec = best - real[card]
         # What the sampled deals expect of their own choice: the share of them on which
         # it takes as many tricks as the best lead of the deal (its p_best).
-        own = r[mode].get("stats", {}).get(lead(r))
+        own = r[mode].get("stats", {}).get(card)
         if own is not None:
-            expected.append(own[1])
+            expected.append(own[P_BEST])
         tab = best - real[r["table"]]
         ok_rec.append(rec == 0)
         ok_tab.append(tab == 0)
@@ -352,11 +355,11 @@ def figures(records: list[dict], mode: str, criterion: str = "mean") -> dict | N
     # The boards of a club file are a few deals played at many tables: their differences
     # are not independent, so the SE is also given clustered by deal (the deal's boards'
     # deviations summed before squaring), which is the honest one.
-    clusters: dict[object, float] = {}
-    per_deal: dict[object, list[int]] = {}   # deal -> [boards, rec ok, table ok]
+    clusters: dict[str, float] = {}
+    per_deal: dict[str, list[int]] = {}   # deal -> [boards, rec ok, table ok]
     for r, d, a, b in zip(rows, diffs, ok_rec, ok_tab):
         # the deal itself: one deal in two files (a match exported twice) is one cluster
-        key = r.get("deal") or (r["file"], r["board"])
+        key = r["deal"]
         clusters[key] = clusters.get(key, 0.0) + d - mean
         tally = per_deal.setdefault(key, [0, 0, 0])
         tally[0] += 1
