@@ -3,6 +3,8 @@
 # Also the table's allocator (huge pages on Linux).  Nothing here knows about bridge.
 # gcc and clang use their builtins, MSVC its intrinsics (the same instructions).
 
+from libc.stdint cimport uint16_t, uint32_t
+
 cdef extern from *:
     """
     /* The search's helpers are `cdef inline` so that each caller gets its own copy with
@@ -40,9 +42,9 @@ cdef extern from *:
     #endif
 
     /* Two builds of the core come from one source (setup.py): the portable one, and on
-       x86-64 with gcc or clang one compiled with -mbmi -mbmi2 -mlzcnt, which defines
-       DD_BMI2_BUILD.  dd_cpu_has_bmi2() tells the portable one whether the CPU it runs on
-       could run the other (it is called only there). */
+       x86-64 with gcc or clang one compiled with -mbmi -mbmi2 -mlzcnt -mavx2, which
+       defines DD_BMI2_BUILD.  dd_cpu_has_bmi2() tells the portable one whether the CPU it
+       runs on could run the other (it is called only there). */
     #ifndef DD_BMI2_BUILD
     #define DD_BMI2_BUILD 0
     #endif
@@ -51,7 +53,8 @@ cdef extern from *:
     static int dd_cpu_has_bmi2(void) {
         unsigned int a, b, c, d;
         __builtin_cpu_init();
-        if (!__builtin_cpu_supports("bmi") || !__builtin_cpu_supports("bmi2"))
+        if (!__builtin_cpu_supports("bmi") || !__builtin_cpu_supports("bmi2")
+                || !__builtin_cpu_supports("avx2"))
             return 0;
         /* LZCNT (AMD's ABM): CPUID 0x80000001, ECX bit 5. */
         if (!__get_cpuid(0x80000001, &a, &b, &c, &d))
@@ -72,6 +75,51 @@ cdef extern from *:
     static inline unsigned int dd_kth_high(unsigned int m, int k) {
         while (--k > 0) m ^= 1u << dd_hibit(m);
         return 1u << dd_hibit(m); }
+    #endif
+
+    /* The table's match of one block (TT_BLOCK = 8 entries stored suit by suit, see
+       TTBlock in _core.pxd) against a position: bit i set when entry i's significant top
+       cards (k per suit, 4 bits a suit in tops[i]) have the owners the position's p_s
+       gives them.  The top k cards of a 26-bit owner sequence are its bits 25..26-2k:
+       (~0 << (32 - 2k)) >> 6, none for k = 0.  Only entries below n count.  AVX2: the
+       eight entries a suit at once (a variable shift by 32 gives 0, as k = 0 wants). */
+    #include <stdint.h>
+    #if defined(__AVX2__)
+    #include <immintrin.h>
+    static inline __m256i dd_tt_suit(__m256i t, int shift, uint32_t p, const uint32_t *seq) {
+        __m256i k = _mm256_and_si256(_mm256_srli_epi32(t, shift), _mm256_set1_epi32(15));
+        __m256i count = _mm256_sub_epi32(_mm256_set1_epi32(32), _mm256_add_epi32(k, k));
+        __m256i mask = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(-1), count), 6);
+        return _mm256_xor_si256(_mm256_and_si256(_mm256_set1_epi32((int)p), mask),
+                                _mm256_loadu_si256((const __m256i *)seq));
+    }
+    static inline unsigned int dd_tt_match(const uint32_t *seq, const uint16_t *tops,
+                                           uint32_t p0, uint32_t p1, uint32_t p2, uint32_t p3,
+                                           unsigned int n) {
+        __m256i t = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)tops));
+        __m256i x = _mm256_or_si256(
+            _mm256_or_si256(dd_tt_suit(t, 0, p0, seq), dd_tt_suit(t, 4, p1, seq + 8)),
+            _mm256_or_si256(dd_tt_suit(t, 8, p2, seq + 16), dd_tt_suit(t, 12, p3, seq + 24)));
+        unsigned int eq = (unsigned int)_mm256_movemask_ps(
+            _mm256_castsi256_ps(_mm256_cmpeq_epi32(x, _mm256_setzero_si256())));
+        return eq & ((1u << n) - 1);
+    }
+    #else
+    static inline uint32_t dd_tt_top(unsigned int k) {
+        return (uint32_t)(0xFFFFFFFFull << (32 - 2 * k)) >> 6; }
+    static inline unsigned int dd_tt_match(const uint32_t *seq, const uint16_t *tops,
+                                           uint32_t p0, uint32_t p1, uint32_t p2, uint32_t p3,
+                                           unsigned int n) {
+        unsigned int i, t, m = 0;
+        for (i = 0; i < n; i++) {
+            t = tops[i];
+            m |= (unsigned int)((((p0 & dd_tt_top(t & 15)) ^ seq[i])
+                                 | ((p1 & dd_tt_top((t >> 4) & 15)) ^ seq[8 + i])
+                                 | ((p2 & dd_tt_top((t >> 8) & 15)) ^ seq[16 + i])
+                                 | ((p3 & dd_tt_top(t >> 12)) ^ seq[24 + i])) == 0) << i;
+        }
+        return m;
+    }
     #endif
 
     #include <stdlib.h>
@@ -98,6 +146,8 @@ cdef extern from *:
     int dd_lobit(unsigned int x) noexcept nogil
     unsigned int dd_kth_high(unsigned int m, int k) noexcept nogil
     void dd_prefetch(const void *p) noexcept nogil
+    unsigned int dd_tt_match(const uint32_t *seq, const uint16_t *tops, uint32_t p0, uint32_t p1,
+                             uint32_t p2, uint32_t p3, unsigned int n) noexcept nogil
     void *dd_alloc_table(size_t n) noexcept nogil
     int DD_BMI2_BUILD
     int dd_cpu_has_bmi2() noexcept

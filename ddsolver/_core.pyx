@@ -31,7 +31,7 @@ import threading as _threading
 from operator import index as operator_index
 
 from ddsolver._bits cimport (DD_BMI2_BUILD, dd_alloc_table, dd_cpu_has_bmi2, dd_hibit,
-                             dd_kth_high, dd_lobit, dd_popcount, dd_prefetch)
+                             dd_kth_high, dd_lobit, dd_popcount, dd_prefetch, dd_tt_match)
 
 # ---------------------------------------------------------------------------
 # Stopping a search (Ctrl-C)
@@ -987,7 +987,7 @@ cdef class Core:
 # ---------------------------------------------------------------------------
 #
 # setup.py compiles this source twice on x86-64 (gcc, clang): as this module, for any
-# x86-64 CPU, and as ddsolver._core_bmi2 with BMI1, BMI2 and LZCNT.  On a CPU that has
+# x86-64 CPU, and as ddsolver._core_bmi2 with BMI1, BMI2, LZCNT and AVX2.  On a CPU that has
 # them, this module hands out the other's Core and stop functions instead of its own, so
 # that everyone importing ddsolver._core gets the faster build; DDSOLVER_PORTABLE=1 (any
 # non-empty value but "0") keeps this one.  The two give the same answers and search the

@@ -5,24 +5,15 @@
 
 
 # Sizes of the packed layouts; tests read them to keep the layouts honest.
-ENTRY_SIZE = sizeof(TTEntry)
 BLOCK_SIZE = sizeof(TTBlock)
 HEADER_SIZE = sizeof(TTHeader)
-assert sizeof(TTEntry) == 24, sizeof(TTEntry)
+assert sizeof(TTBlock) == 176, sizeof(TTBlock)
 assert sizeof(TTHeader) == 32, sizeof(TTHeader)
 
 # TOP_MASK[k]: the bits of a 26-bit owner sequence covering its top k cards.
 cdef uint32_t TOP_MASK[14]
 for _k in range(14):
     TOP_MASK[_k] = 0 if _k == 0 else (((1 << (2 * _k)) - 1) << (26 - 2 * _k))
-
-# PAIR_MASK[k0 | k1 << 4]: the mask of two suits' sequences in one word (see pair()), for an
-# entry's significant top cards k0 and k1 (one byte of TTEntry.tops).
-cdef uint64_t PAIR_MASK[256]
-for _k in range(256):
-    PAIR_MASK[_k] = ((TOP_MASK[_k & 15] if (_k & 15) < 14 else 0)
-                     | ((<uint64_t>(TOP_MASK[_k >> 4] if (_k >> 4) < 14 else 0)) << 32))
-
 
 cdef inline uint64_t make_lenkey(Ctx *c) noexcept nogil:
     cdef uint64_t k = 0
@@ -48,12 +39,6 @@ cdef inline void make_seq(Ctx *c, uint32_t *seq) noexcept nogil:
                             + 3 * ((c.hand[3][s] >> r) & 1))
             n += 1
         seq[s] = x << (2 * (13 - n))
-
-
-cdef inline uint64_t pair(uint32_t lo, uint32_t hi) noexcept nogil:
-    """Two suits' 32-bit sequences (or masks) in one word, the first in the low half:
-    an entry compares two suits at once."""
-    return (<uint64_t>lo) | ((<uint64_t>hi) << 32)
 
 
 cdef inline uint32_t slot_of(Ctx *c, uint64_t lenkey, int lead_trump) noexcept nogil:
@@ -103,11 +88,11 @@ cdef inline int key_suit(Ctx *c) noexcept nogil:
     return best
 
 
-cdef inline void entry_decisive(Ctx *c, TTEntry *e, uint16_t *decisive) noexcept nogil:
+cdef inline void entry_decisive(Ctx *c, uint16_t tops, uint16_t *decisive) noexcept nogil:
     """The ranks an entry relied on, in the current position: its k-th highest card per suit."""
     cdef int s, k
     for s in range(4):
-        k = (e.tops >> (4 * s)) & 15
+        k = (tops >> (4 * s)) & 15
         decisive[s] = <uint16_t>dd_kth_high(c.rem[s], k) if k else 0
 
 
@@ -120,29 +105,30 @@ cdef inline int tt_probe(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq,
     cdef int chain = TT_ANY, other = (seq[h.key_suit] >> 24) & 3
     cdef uint32_t b = h.first[TT_ANY]
     cdef TTBlock *blk
-    cdef TTEntry *e
     cdef int i
-    cdef uint64_t s01 = pair(seq[0], seq[1]), s23 = pair(seq[2], seq[3])
+    cdef unsigned int m
+    cdef uint32_t p0 = seq[0], p1 = seq[1], p2 = seq[2], p3 = seq[3]
     best[0] = 255
     c.probes += 1
     # The entries that do not rely on the key suit's top card (TT_ANY; read first:
     # more general, they settle more of the positions above), then those that rely on
-    # its top card held, as here, by ``other``.
+    # its top card held, as here, by ``other``.  A block's entries are matched at once;
+    # the matches are then read newest first.
     while True:
         while b:
             blk = &c.blocks[b]
-            for i in range(<int>blk.n - 1, -1, -1):   # newest first
-                e = &blk.e[i]
-                if ((s01 & PAIR_MASK[e.tops & 255]) == e.seq[0]
-                        and (s23 & PAIR_MASK[e.tops >> 8]) == e.seq[1]):
-                    if e.lower >= target:
-                        entry_decisive(c, e, decisive)
-                        return e.lower
-                    if e.upper < target:
-                        entry_decisive(c, e, decisive)
-                        return e.upper
-                    if best[0] == 255:
-                        best[0] = e.best
+            m = dd_tt_match(&blk.seq[0][0], blk.tops, p0, p1, p2, p3, blk.n)
+            while m:
+                i = dd_hibit(m)
+                m ^= (<unsigned int>1) << i
+                if blk.lower[i] >= target:
+                    entry_decisive(c, blk.tops[i], decisive)
+                    return blk.lower[i]
+                if blk.upper[i] < target:
+                    entry_decisive(c, blk.tops[i], decisive)
+                    return blk.upper[i]
+                if best[0] == 255:
+                    best[0] = blk.best[i]
             b = blk.next
         if chain != TT_ANY:
             return -1
@@ -160,14 +146,12 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
         k = dd_popcount(c.rem[s] >> dd_lobit(decisive[s])) if decisive[s] else 0
         tops |= <uint16_t>(k << (4 * s))
         eseq[s] = seq[s] & TOP_MASK[k]
-    cdef uint64_t e01 = pair(eseq[0], eseq[1]), e23 = pair(eseq[2], eseq[3])
     cdef TTHeader *h = find_header(c, lenkey, lead_trump)
     cdef int ks = h.key_suit if h.lead_trump != 255 else key_suit(c)
     cdef int chain = TT_ANY if decisive[ks] == 0 else (seq[ks] >> 24) & 3
     cdef uint32_t b, prev
     cdef TTBlock *blk
-    cdef TTEntry *e
-    cdef int depth
+    cdef int depth, i
     # An entry with the same cards and older bounds is not looked for: the new one goes
     # first in its chain, where the next probe meets it before the old one (which still
     # holds, and settles what the new one's bounds leave open, a little further down).
@@ -204,11 +188,11 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
         c.blocks[b].next = h.first[chain]
         h.first[chain] = b
     blk = &c.blocks[b]
-    e = &blk.e[blk.n]
+    i = blk.n
     blk.n += 1
-    e.tops = tops
-    e.seq[0] = e01
-    e.seq[1] = e23
-    e.lower = <int8_t>lower
-    e.upper = <int8_t>upper
-    e.best = best
+    blk.tops[i] = tops
+    for s in range(4):
+        blk.seq[s][i] = eseq[s]
+    blk.lower[i] = <int8_t>lower
+    blk.upper[i] = <int8_t>upper
+    blk.best[i] = best

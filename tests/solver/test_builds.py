@@ -36,7 +36,7 @@ def _cpu_flags() -> set[str]:
 
 
 def _cpu_runs_bmi2_build() -> bool:
-    return {"bmi1", "bmi2", "abm"} <= _cpu_flags()
+    return {"bmi1", "bmi2", "abm", "avx2"} <= _cpu_flags()
 
 
 def test_build_is_named():
@@ -46,7 +46,7 @@ def test_build_is_named():
 
 
 @pytest.mark.skipif(not (HAVE_BMI2_BUILD and _cpu_runs_bmi2_build()),
-                    reason="no BMI2 build here, or this CPU lacks BMI1/BMI2/LZCNT")
+                    reason="no BMI2 build here, or this CPU lacks BMI1/BMI2/LZCNT/AVX2")
 def test_cpu_with_bmi2_gets_the_bmi2_build():
     if os.environ.get("DDSOLVER_PORTABLE", "0") not in ("", "0"):
         assert _core.BUILD == "portable"

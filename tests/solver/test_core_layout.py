@@ -1,6 +1,6 @@
 """The private core's packed layouts and its memory bound.
 
-The transposition table's entry, block and header layouts are documented in
+The transposition table's block and header layouts are documented in
 ``ddsolver/_core.pxd``; their sizes are part of that contract.  The table is sized by the
 caller in MB and must never grow past it: when it fills up it is cleared and the search
 goes on, still exact.
@@ -17,10 +17,11 @@ from ddsolver import Solver, _core
 
 
 def test_packed_layout_sizes():
-    assert _core.ENTRY_SIZE == 24
     assert _core.HEADER_SIZE == 32
-    # A block is TT_BLOCK entries, a 32-bit link and two 16-bit counters.
-    assert _core.BLOCK_SIZE == 8 * _core.ENTRY_SIZE + 8
+    # A block is TT_BLOCK = 8 entries stored suit by suit -- 4 owner sequences of 32 bits,
+    # 16 bits of top-card counts, a lower and an upper bound and a best move each, 22
+    # bytes an entry -- then a 32-bit link and two 16-bit counters.
+    assert _core.BLOCK_SIZE == 8 * (4 * 4 + 2 + 3) + 8
 
 
 @pytest.mark.parametrize("mb", [1, 4, 64, 256])
