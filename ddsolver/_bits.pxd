@@ -86,8 +86,7 @@ cdef extern from *:
     #include <stdint.h>
     #if defined(__AVX2__)
     #include <immintrin.h>
-    static inline __m256i dd_tt_suit(__m256i t, int shift, uint32_t p, const uint32_t *seq) {
-        __m256i k = _mm256_and_si256(_mm256_srli_epi32(t, shift), _mm256_set1_epi32(15));
+    static inline __m256i dd_tt_suit(__m256i k, uint32_t p, const uint32_t *seq) {
         __m256i count = _mm256_sub_epi32(_mm256_set1_epi32(32), _mm256_add_epi32(k, k));
         __m256i mask = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(-1), count), 6);
         return _mm256_xor_si256(_mm256_and_si256(_mm256_set1_epi32((int)p), mask),
@@ -97,9 +96,12 @@ cdef extern from *:
                                            uint32_t p0, uint32_t p1, uint32_t p2, uint32_t p3,
                                            unsigned int n) {
         __m256i t = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)tops));
+        __m256i f = _mm256_set1_epi32(15);
         __m256i x = _mm256_or_si256(
-            _mm256_or_si256(dd_tt_suit(t, 0, p0, seq), dd_tt_suit(t, 4, p1, seq + 8)),
-            _mm256_or_si256(dd_tt_suit(t, 8, p2, seq + 16), dd_tt_suit(t, 12, p3, seq + 24)));
+            _mm256_or_si256(dd_tt_suit(_mm256_and_si256(t, f), p0, seq),
+                            dd_tt_suit(_mm256_and_si256(_mm256_srli_epi32(t, 4), f), p1, seq + 8)),
+            _mm256_or_si256(dd_tt_suit(_mm256_and_si256(_mm256_srli_epi32(t, 8), f), p2, seq + 16),
+                            dd_tt_suit(_mm256_srli_epi32(t, 12), p3, seq + 24)));
         unsigned int eq = (unsigned int)_mm256_movemask_ps(
             _mm256_castsi256_ps(_mm256_cmpeq_epi32(x, _mm256_setzero_si256())));
         return eq & ((1u << n) - 1);
