@@ -81,9 +81,11 @@ cdef extern from *:
        TTBlock in _core.pxd) against a position: bit i set when entry i's significant top
        cards (k per suit, 4 bits a suit in tops[i]) have the owners the position's p_s
        gives them.  The top k cards of a 26-bit owner sequence are its bits 25..26-2k:
-       (~0 << (32 - 2k)) >> 6, none for k = 0.  Only entries below n count.  AVX2: the
+       (~0 << (32 - 2k)) >> 6, none for k = 0 (dd_tt_top; the store masks with it too).  Only entries below n count.  AVX2: the
        eight entries a suit at once (a variable shift by 32 gives 0, as k = 0 wants). */
     #include <stdint.h>
+    static inline uint32_t dd_tt_top(unsigned int k) {
+        return (uint32_t)(0xFFFFFFFFull << (32 - 2 * k)) >> 6; }
     #if defined(__AVX2__)
     #include <immintrin.h>
     static inline __m256i dd_tt_suit(__m256i k, uint32_t p, const uint32_t *seq) {
@@ -107,8 +109,6 @@ cdef extern from *:
         return eq & ((1u << n) - 1);
     }
     #else
-    static inline uint32_t dd_tt_top(unsigned int k) {
-        return (uint32_t)(0xFFFFFFFFull << (32 - 2 * k)) >> 6; }
     static inline unsigned int dd_tt_match(const uint32_t *seq, const uint16_t *tops,
                                            uint32_t p0, uint32_t p1, uint32_t p2, uint32_t p3,
                                            unsigned int n) {
@@ -148,6 +148,7 @@ cdef extern from *:
     int dd_lobit(unsigned int x) noexcept nogil
     unsigned int dd_kth_high(unsigned int m, int k) noexcept nogil
     void dd_prefetch(const void *p) noexcept nogil
+    uint32_t dd_tt_top(unsigned int k) noexcept nogil
     unsigned int dd_tt_match(const uint32_t *seq, const uint16_t *tops, uint32_t p0, uint32_t p1,
                              uint32_t p2, uint32_t p3, unsigned int n) noexcept nogil
     void *dd_alloc_table(size_t n) noexcept nogil

@@ -31,7 +31,8 @@ import threading as _threading
 from operator import index as operator_index
 
 from ddsolver._bits cimport (DD_BMI2_BUILD, dd_alloc_table, dd_cpu_has_bmi2, dd_hibit,
-                             dd_kth_high, dd_lobit, dd_popcount, dd_prefetch, dd_tt_match)
+                             dd_kth_high, dd_lobit, dd_popcount, dd_prefetch, dd_tt_match,
+                             dd_tt_top)
 
 # ---------------------------------------------------------------------------
 # Stopping a search (Ctrl-C)

@@ -10,10 +10,6 @@ HEADER_SIZE = sizeof(TTHeader)
 assert sizeof(TTBlock) == 176, sizeof(TTBlock)
 assert sizeof(TTHeader) == 32, sizeof(TTHeader)
 
-# TOP_MASK[k]: the bits of a 26-bit owner sequence covering its top k cards.
-cdef uint32_t TOP_MASK[14]
-for _k in range(14):
-    TOP_MASK[_k] = 0 if _k == 0 else (((1 << (2 * _k)) - 1) << (26 - 2 * _k))
 
 cdef inline uint64_t make_lenkey(Ctx *c) noexcept nogil:
     cdef uint64_t k = 0
@@ -145,7 +141,7 @@ cdef inline void tt_store(Ctx *c, uint64_t lenkey, int lead_trump, uint32_t *seq
     for s in range(4):
         k = dd_popcount(c.rem[s] >> dd_lobit(decisive[s])) if decisive[s] else 0
         tops |= <uint16_t>(k << (4 * s))
-        eseq[s] = seq[s] & TOP_MASK[k]
+        eseq[s] = seq[s] & dd_tt_top(k)
     cdef TTHeader *h = find_header(c, lenkey, lead_trump)
     cdef int ks = h.key_suit if h.lead_trump != 255 else key_suit(c)
     cdef int chain = TT_ANY if decisive[ks] == 0 else (seq[ks] >> 24) & 3
