@@ -32,62 +32,43 @@ from bench_env import prefer_checkout
 
 prefer_checkout()
 
-from cardgames.hands import Deal  # noqa: E402
+from cardgames.cards import Seat, Suit  # noqa: E402
+from cardgames.hands import Deal, Hand  # noqa: E402
 from ddsolver import Solver  # noqa: E402
 
-SEATS = "NESW"
-SUITS = "SHDC"
-RANKS = "AKQJT98765432"
-POINTS = {"A": 4, "K": 3, "Q": 2, "J": 1}
 
-
-def cards_of(pbn_hand: str) -> list[str]:
-    return [SUITS[i] + r for i, holding in enumerate(pbn_hand.split(".")) for r in holding]
-
-
-def points(cards: list[str]) -> int:
-    return sum(POINTS.get(c[1], 0) for c in cards)
-
-
-def pbn_of(cards: list[str]) -> str:
-    return ".".join("".join(sorted((c[1] for c in cards if c[0] == s), key=RANKS.index))
-                    for s in SUITS)
-
-
-def deals_for(record: dict, know: str, samples: int, seed: int) -> tuple[list[Deal], str, str]:
+def deals_for(record: dict, know: str, samples: int, seed: int) -> tuple[list[Deal], str, Seat]:
     """The sampled deals of one board, its strain and its leader."""
-    first, text = record["deal"].split(":")
-    hands = text.split()
-    start = SEATS.index(first)
-    real = {SEATS[(start + k) % 4]: cards_of(hands[k]) for k in range(4)}
-    d = SEATS.index(record["declarer"])
-    leader, dummy, partner = (SEATS[(d + k) % 4] for k in (1, 2, 3))
-    hidden = [record["declarer"], dummy, partner]
+    real = Deal.from_pbn(record["deal"]).hands
+    declarer = Seat.parse(record["declarer"])
+    leader, partner = declarer.lho, declarer.rho
+    hidden = [declarer, declarer.partner, partner]
     told = {"all": hidden, "partner": [partner], "shape": [partner], "none": []}[know]
     points_told = [] if know == "shape" else told
-    pool = [c for seat in hidden for c in real[seat]]
+    pool = [c for seat in hidden for c in real[seat].cards]
     rng = random.Random(f"{seed}:{record['deal']}:{record['declarer']}")
     deals = []
     while len(deals) < samples:
-        by_suit = {s: [c for c in pool if c[0] == s] for s in SUITS}
+        by_suit = {s: [c for c in pool if c.suit == s] for s in Suit}
         for cards in by_suit.values():
             rng.shuffle(cards)
         new = {}
         for seat in told:             # the told hands: their real suit lengths
             new[seat] = []
-            for s in SUITS:
-                k = sum(1 for c in real[seat] if c[0] == s)
+            for s in by_suit:
+                k = real[seat].length(s)
                 new[seat] += by_suit[s][:k]
                 by_suit[s] = by_suit[s][k:]
-        rest = [c for s in SUITS for c in by_suit[s]]
+        rest = [c for cards in by_suit.values() for c in cards]
         rng.shuffle(rest)
         for seat in hidden:
             if seat not in told:
                 new[seat], rest = rest[:13], rest[13:]
-        if any(points(new[seat]) != points(real[seat]) for seat in points_told):
+        hands = {seat: Hand.from_cards(cards) for seat, cards in new.items()}
+        if any(hands[seat].hcp != real[seat].hcp for seat in points_told):
             continue                  # ... and their real points
-        new[leader] = real[leader]
-        deals.append(Deal.from_pbn("N:" + " ".join(pbn_of(new[s]) for s in SEATS)))
+        hands[leader] = real[leader]
+        deals.append(Deal.from_hands(*(hands[s] for s in Seat)))
     strain = "NT" if record["notrump"] else record["contract"][1]
     return deals, strain, leader
 
