@@ -31,11 +31,14 @@ cdef int quick_tricks_own_or_partner(Ctx *c, uint16_t *decisive, int need) noexc
         return own
     for s in range(4):
         # An entry: the leader leads a small card of s, partner wins with the top card.
-        if (c.hand[seat][s] and (c.hand[pard][s] >> dd_hibit(c.rem[s])) & 1
-                and not (t != NOTRUMP and s != t
-                         and ((c.hand[(seat + 1) & 3][s] == 0 and c.hand[(seat + 1) & 3][t] != 0)
-                              or (c.hand[(seat + 3) & 3][s] == 0
-                                  and c.hand[(seat + 3) & 3][t] != 0)))):
+        # (& and | where both sides are cheap: no branch to mispredict; | 1 keeps
+        # dd_hibit's argument non-zero, and a suit out of play has no entry.)
+        if ((c.hand[seat][s] != 0) & ((c.hand[pard][s] >> dd_hibit(c.rem[s] | 1)) & 1)
+                and not (t != NOTRUMP
+                         and ((s != t)
+                              & (((c.hand[(seat + 1) & 3][s] == 0) & (c.hand[(seat + 1) & 3][t] != 0))
+                                 | ((c.hand[(seat + 3) & 3][s] == 0)
+                                    & (c.hand[(seat + 3) & 3][t] != 0)))))):
             pard_decisive[0] = pard_decisive[1] = pard_decisive[2] = pard_decisive[3] = 0
             # The entry itself relies on partner holding the top card of s.
             pard_decisive[s] = <uint16_t>((<uint32_t>1) << dd_hibit(c.rem[s]))
@@ -276,8 +279,7 @@ cdef inline int cash_tricks(Ctx *c, int seat, uint16_t *decisive, int need, int 
     cdef uint32_t mine
     for s in range(4):
         mine = c.hand[seat][s]
-        if mine > (c.rem[s] ^ mine):
-            cand |= 1 << s
+        cand |= (mine > (c.rem[s] ^ mine)) << s
     if skip >= 0:
         cand &= ~(1 << skip)
     if cand == 0:

@@ -1,8 +1,11 @@
 # Included by _core.pyx.  Move generation and ordering: equivalent touching cards are
 # one move (add_groups); moves are weighed by stage of the trick -- the lead
 # (weigh_lead), second, third and fourth hand (weigh_follow) -- with bonuses for the
-# table's best move and the last cut-off at the ply (boost_killer) and the cut-off
-# cache's lead for this hand (boost_cutoff), and taken best first (next_move).
+# table's best move, the last cut-off at the ply and the cut-off cache's lead for this
+# hand (boost_hints), and taken best first (next_move); a fourth hand following suit
+# has its moves made in order (add_groups_fourth).  Where the outcome of a test is what
+# the branch predictor cannot guess (which card is heavier, which hand holds a card),
+# tests combine with & and | and values are chosen by masks, without a branch.
 cdef enum:
     CUTOFF_BONUS = 38        # weight added to the cut-off cache's lead (tuned on node counts with the lead weights)
 
@@ -23,7 +26,8 @@ cdef inline void add_groups(Ctx *c, Frame *f, int seat, int s) noexcept nogil:
         top = dd_hibit(h)
         # The group ends at the highest card of the other hands below its top.
         below = others & ((<uint32_t>1 << top) - 1)
-        g = (h & ~((<uint32_t>2 << dd_hibit(below)) - 1)) if below else h
+        # (below | 1: with no such card the group is all of h, which has no bit 0.)
+        g = h & ~((<uint32_t>2 << dd_hibit(below | 1)) - 1)
         h ^= g
         f.moves[n].suit = <uint8_t>s
         f.moves[n].rank = <uint8_t>top
@@ -77,6 +81,7 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
     cdef int nl = 0, nr = 0, npd = 0, top = 0, sec = 0, topq = -1, secq = -1, thirdq = -1
     cdef uint32_t rem, rest, g
     cdef bint trumps = t != NOTRUMP, win, lruff = False, rruff = False, pruff = False
+    cdef bint short_top = False     # an opponent's singleton is the suit's top card
     cdef Move *m
     for i in range(f.nmoves):
         m = &f.moves[i]
@@ -97,9 +102,12 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
             nl = dd_popcount(c.hand[lho][s])
             nr = dd_popcount(c.hand[rho][s])
             npd = dd_popcount(c.hand[pard][s])
-            lruff = trumps and s != t and nl == 0 and c.hand[lho][t] != 0
-            rruff = trumps and s != t and nr == 0 and c.hand[rho][t] != 0
-            pruff = trumps and s != t and npd == 0 and c.hand[pard][t] != 0
+            # (The tests of a suit and of a move combine with & and |, not and/or: no
+            # branch to mispredict.  The trumps test guards c.hand[..][t].)
+            lruff = trumps and ((s != t) & (nl == 0) & (c.hand[lho][t] != 0))
+            rruff = trumps and ((s != t) & (nr == 0) & (c.hand[rho][t] != 0))
+            pruff = trumps and ((s != t) & (npd == 0) & (c.hand[pard][t] != 0))
+            short_top = ((nl == 1) & (topq == lho)) | ((nr == 1) & (topq == rho))
             # The opponents' choices: a void counts as a free choice of anything.
             sw = -(((nl if nl else tl + 1) + (nr if nr else tl + 1)) * 128) // (13 if trumps else 19)
             if trumps:
@@ -107,12 +115,12 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
                     sw -= 12
                 if pruff and nr > 0:
                     sw += 14
-                if (topq == rho or secq == rho) and nr != 1:
+                if ((topq == rho) | (secq == rho)) & (nr != 1):
                     sw -= 12
-                elif topq == lho and secq == pard and npd != 1:
+                elif (topq == lho) & (secq == pard) & (npd != 1):
                     sw += 27
-                if (s != t and dd_popcount(c.hand[seat][s]) == 1 and c.hand[seat][t] != 0
-                        and npd > 1 and topq == pard):
+                if ((s != t) & (dd_popcount(c.hand[seat][s]) == 1) & (c.hand[seat][t] != 0)
+                        & (npd > 1) & (topq == pard)):
                     sw += 19
             elif npd == 0:
                 sw -= 9
@@ -121,7 +129,8 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
         # the lower of two otherwise equal leads goes first).
         rr = 1 + dd_popcount(c.rem[s] >> (r + 1))
         # Can this lead win the trick for the leader's side?
-        if r == top or (npd and dd_hibit(c.hand[pard][s]) > dd_hibit(c.hand[lho][s] | c.hand[rho][s] | 1)):
+        # (| 1: partner without a card of the suit has no winner in it.)
+        if (r == top) | (dd_hibit(c.hand[pard][s] | 1) > dd_hibit(c.hand[lho][s] | c.hand[rho][s] | 1)):
             win = not (lruff or rruff)
         elif pruff:
             win = ((not lruff or dd_hibit(c.hand[pard][t]) > dd_hibit(c.hand[lho][t]))
@@ -131,30 +140,30 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
         w = sw
         if trumps:
             if win:
-                if (nl == 1 and topq == lho) or (nr == 1 and topq == rho):
+                if short_top:
                     w += 35 + rr
                 elif topq == seat:
                     w += (48 + rr) if secq == pard else (46 if r == top else rr - 3)
                 elif topq == pard:
                     w += (42 + rr) if secq == seat else (43 + rr)
-                elif (g & (g - 1)) and r == sec:
+                elif ((g & (g - 1)) != 0) & (r == sec):
                     w += 33
                 elif g & (g - 1):
                     w += 22 + rr
                 else:
                     w += 11 + rr
             else:
-                if secq == pard and thirdq == pard:
+                if (secq == pard) & (thirdq == pard):
                     w += 20
-                elif ((secq == seat and thirdq == pard) or (secq == pard and thirdq == seat)) and npd > 1:
+                elif (((secq == seat) & (thirdq == pard)) | ((secq == pard) & (thirdq == seat))) & (npd > 1):
                     w += 13
-                if (nl == 1 and topq == lho) or (nr == 1 and topq == rho):
+                if short_top:
                     w += rr - 1
                 elif topq == seat:
                     w += (41 + rr) if secq == pard else (38 if r == top else rr - 14)
                 elif topq == pard:
                     w += 34 + rr
-                elif (g & (g - 1)) and r == sec:
+                elif ((g & (g - 1)) != 0) & (r == sec):
                     w += 35
                 else:
                     w += 17 - r
@@ -165,21 +174,21 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
                         w -= 1
                 elif secq == lho:
                     w += 22 if nl != 1 else 19
-                if (secq != lho or nl == 1) and (secq != rho or nr == 1):
+                if ((secq != lho) | (nl == 1)) & ((secq != rho) | (nr == 1)):
                     w += 45 + rr
                 else:
                     w += 18 + rr
             else:
-                if topq == rho or secq == rho:
+                if (topq == rho) | (secq == rho):
                     if nr != 1:
                         w -= 10
-                elif topq == lho and secq == pard and npd != 1:
+                elif (topq == lho) & (secq == pard) & (npd != 1):
                     w += 31
-                if secq == pard and thirdq == pard:
+                if (secq == pard) & (thirdq == pard):
                     w += 35
-                elif ((secq == seat and thirdq == pard) or (secq == pard and thirdq == seat)) and npd > 1:
+                elif (((secq == seat) & (thirdq == pard)) | ((secq == pard) & (thirdq == seat))) & (npd > 1):
                     w += 25
-                if (nl == 1 and topq == lho) or (nr == 1 and topq == rho):
+                if short_top:
                     w += 28 + rr
                 elif topq == seat:
                     w += rr - 17
@@ -348,12 +357,13 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
         s = m.suit
         r = m.rank
         low = dd_lobit(m.group)
-        beats = (s == ws and r > win_rank) or (t != NOTRUMP and s == t and ws != t)
+        # (& and | rather than and/or here and below: no branch to mispredict.)
+        beats = ((s == ws) & (r > win_rank)) | ((t != NOTRUMP) & (s == t) & (ws != t))
         # Can the opponent still to play (after 2nd or 3rd hand) beat this card?
         if s == ls:
-            safe = not (opp_top > r or opp_ruffs)
+            safe = (opp_top <= r) & (not opp_ruffs)
         elif s == t:
-            safe = not (opp_ruff_top > r)
+            safe = opp_ruff_top <= r
         else:
             safe = True
         if pos == FOURTH_HAND:
@@ -395,9 +405,8 @@ cdef inline void weigh_follow(Ctx *c, Frame *f, int seat, int pos) noexcept nogi
                 m.weight = 50 - low
         if is_void and not (s == t and beats):
             m.weight += dv[s]
-        if m.weight > best_weight:
-            best_weight = m.weight
-            best = i
+        best = i if m.weight > best_weight else best
+        best_weight = m.weight if m.weight > best_weight else best_weight
     # The search takes the first move without looking further (try_moves): put it there.
     if best:
         tmp = f.moves[0]
@@ -411,8 +420,7 @@ cdef inline Move *next_move(Frame *f, int i) noexcept nogil:
     cdef int j, b = i
     cdef Move tmp
     for j in range(i + 1, f.nmoves):
-        if f.moves[j].weight > f.moves[b].weight:
-            b = j
+        b = j if f.moves[j].weight > f.moves[b].weight else b
     if b != i:
         tmp = f.moves[i]
         f.moves[i] = f.moves[b]
@@ -420,14 +428,60 @@ cdef inline Move *next_move(Frame *f, int i) noexcept nogil:
     return &f.moves[i]
 
 
+cdef inline int add_groups_up(Ctx *c, Frame *f, int s, uint32_t x, uint32_t others, int n) noexcept nogil:
+    """The groups of ``x`` (whole groups of a hand's cards of suit ``s``; ``others``: the
+    other cards still in play of the suit) as moves n, n+1, ..., lowest first.  Returns the
+    number of moves then."""
+    cdef uint32_t g, up
+    cdef int low
+    while x:
+        low = dd_lobit(x)
+        # The group ends below the lowest card of the other hands above its lowest card.
+        up = others & ~((<uint32_t>2 << low) - 1)
+        # (up | 0x10000: with no such card the group is all of x.)
+        g = x & ((<uint32_t>1 << dd_lobit(up | 0x10000)) - 1)
+        x ^= g
+        f.moves[n].suit = <uint8_t>s
+        f.moves[n].rank = <uint8_t>dd_hibit(g)
+        f.moves[n].group = <uint16_t>g
+        f.moves[n].weight = 0
+        n += 1
+    return n
+
+
+cdef inline void add_groups_fourth(Ctx *c, Frame *f, int seat, int ls) noexcept nogil:
+    """Fourth hand following suit: its groups already in the order weigh_follow's weights
+    would give them, so that the search takes them as they stand (in_order in try_moves).
+    Those weights are 100 - lowest card for a card that beats the trick's winner (unless
+    partner is winning it) and 40 - lowest card for the others: the beating groups lowest
+    first, then the others lowest first.  A card beats by rank only when the winner is of
+    the led suit (not ruffed), and then the winning card, still in play, separates the
+    groups above it from those below."""
+    cdef Trick *t = current_trick(c)
+    cdef uint32_t h = c.hand[seat][ls], others = c.rem[ls] & ~h, above = 0
+    cdef int wp = t.winpos[FOURTH_HAND]
+    if wp != 1 and t.suit[wp] == ls:
+        above = h & ~((<uint32_t>2 << t.rank[wp]) - 1)
+    f.nmoves = add_groups_up(c, f, ls, h ^ above, others, add_groups_up(c, f, ls, above, others, 0))
+
+
+cdef inline bint fourth_follows(Ctx *c, int pos, Frame *f) noexcept nogil:
+    """Are f's moves a fourth hand's cards of the led suit (add_groups_fourth: in order)?"""
+    return pos == FOURTH_HAND and f.moves[0].suit == current_trick(c).suit[0]
+
+
 cdef inline void collect_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil:
-    """Every legal move of ``seat``, one per group of equivalent cards, not yet weighed."""
+    """Every legal move of ``seat``, one per group of equivalent cards, not yet weighed
+    (but for a fourth hand following suit, whose moves come in order: add_groups_fourth)."""
     cdef int s, ls
     f.nmoves = 0
     if pos > LEAD:
         ls = current_trick(c).suit[0]
         if c.hand[seat][ls]:
-            add_groups(c, f, seat, ls)
+            if pos == FOURTH_HAND:
+                add_groups_fourth(c, f, seat, ls)
+            else:
+                add_groups(c, f, seat, ls)
             return
     for s in range(4):
         if c.hand[seat][s]:
@@ -439,9 +493,8 @@ cdef inline void weigh_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil
     search takes them best first with next_move).  A forced card needs no weighing."""
     if pos == LEAD:
         weigh_lead(c, f, seat)
-        boost_killer(c, f)
-        boost_cutoff(c, f, seat)
-    elif f.nmoves > 1:
+        boost_hints(c, f, seat)
+    elif f.nmoves > 1 and not fourth_follows(c, pos, f):
         weigh_follow(c, f, seat, pos)
 
 
@@ -461,62 +514,45 @@ cdef inline uint32_t cutoff_slot(Ctx *c, int seat) noexcept nogil:
     return <uint32_t>(h >> (64 - CUTOFF_BITS))
 
 
-cdef inline void boost_cutoff(Ctx *c, Frame *f, int seat) noexcept nogil:
-    """A bonus for the lead that last caused a cut-off with this same hand on lead (same
-    cache slot), if it is one of this node's moves.
+cdef inline void boost_hints(Ctx *c, Frame *f, int seat) noexcept nogil:
+    """Bonuses for the leads known to be good, if legal here: the transposition table's
+    best move for this position (15), the lead that caused the last cut-off at this ply
+    (the killer, 40), and the lead that last caused a cut-off with this same hand on lead
+    (the cut-off cache's, CUTOFF_BONUS).
 
-    A lead that refuted one position with this hand on lead often refutes others with
-    the same hand on lead (the other hands differ), which the lead weights cannot see.
-    Only the lead has such a cache: when following suit (keyed by the led suit's cards in
-    play, the mover's, and the winning card) the follow ordering already puts the cut-off
-    card first nearly always, and when discarding or ruffing (keyed by the whole hand and
-    the winning card) the cached card misleads more often than it helps.  Measured: see
-    bench/README.md, 'Ideas measured, kept and dropped'."""
-    cdef uint32_t slot = cutoff_slot(c, seat)
-    cdef int i, card, s, r
+    Bonuses, not first places: all three were found in other positions, where they need
+    not be as good as here, so they add to the lead weights rather than override them
+    (overriding searched more nodes).  The cut-off cache: a lead that refuted one position
+    with this hand on lead often refutes others with the same hand on lead (the other
+    hands differ), which the lead weights cannot see.  Only the lead has such a cache: when
+    following suit (keyed by the led suit's cards in play, the mover's, and the winning
+    card) the follow ordering already puts the cut-off card first nearly always, and when
+    discarding or ruffing (keyed by the whole hand and the winning card) the cached card
+    misleads more often than it helps.  Measured: see bench/README.md, 'Ideas measured,
+    kept and dropped'.
+
+    Each card is one move's at most (the groups are disjoint), so every move is given
+    what its group holds of the three, with no test that ends the loop early; a missing
+    hint is rank 0, which no group holds."""
+    cdef uint32_t slot = cutoff_slot(c, seat), m, g
+    cdef int i, s, card, ts = 0, tr = 0, ks = f.killer_suit, kr = f.killer_rank
     f.cut_slot = slot
     card = c.cutoff[slot]
-    if card == 0:
-        return
-    s = card >> 4
-    r = card & 15
-    for i in range(f.nmoves):
-        if f.moves[i].suit == s and (f.moves[i].group >> r) & 1:
-            f.moves[i].weight += CUTOFF_BONUS
-            return
-
-
-cdef inline void boost_killer(Ctx *c, Frame *f) noexcept nogil:
-    """Bonuses for moves known to be good: the transposition table's best move for this
-    position and the move that caused the last cut-off at this ply, if legal here.
-    Bonuses, not first places: both were found in other positions, where they need not
-    be as good as here, so they add to the lead weights rather than override them
-    (overriding searched more nodes: see bench/README.md, 'Ideas measured, kept and
-    dropped')."""
-    cdef int i, k, r = 0
-    cdef uint32_t m
     if f.tt_place != 255:
+        # The table's move is kept by its place from the top of its suit.
         m = c.rem[f.tt_suit]
-        k = f.tt_place
-        while m and k >= 0:
-            r = dd_hibit(m)
-            m ^= (<uint32_t>1) << r
-            k -= 1
-        if k < 0:
-            for i in range(f.nmoves):
-                if f.moves[i].suit == f.tt_suit and (f.moves[i].group >> r) & 1:
-                    f.moves[i].weight += 15
-                    break
-    if f.killer_rank == 0:
-        return
+        if dd_popcount(m) > f.tt_place:
+            ts = f.tt_suit
+            tr = dd_hibit(dd_kth_high(m, f.tt_place + 1))
     for i in range(f.nmoves):
-        if f.moves[i].suit == f.killer_suit and (f.moves[i].group >> f.killer_rank) & 1:
-            f.moves[i].weight += 40
-            return
+        s = f.moves[i].suit
+        g = f.moves[i].group
+        f.moves[i].weight += (15 * ((s == ts) & (g >> tr) & 1) + 40 * ((s == ks) & (g >> kr) & 1)
+                              + CUTOFF_BONUS * ((s == (card >> 4)) & (g >> (card & 15)) & 1))
 
 
 cdef inline void forget_hints(Ctx *c) noexcept nogil:
-    """Empty the cut-off cache and the killer moves (boost_cutoff, boost_killer), for a new
+    """Empty the cut-off cache and the killer moves (boost_hints), for a new
     deal.  Another deal's hints misorder this one's moves (a lead that refuted a position
     of another deal says little about this one), and with them gone a question searches
     the same nodes whatever the solver answered before.  Measured: see bench/README.md,

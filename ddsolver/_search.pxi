@@ -5,19 +5,20 @@
 
 cdef inline void play_card(Ctx *c, int seat, int s, int r) noexcept nogil:
     """Put (s, r) from ``seat`` on the trick; c.pos is not advanced here."""
-    cdef int pos = c.pos, w
+    cdef int pos = c.pos, w, ws
     c.hand[seat][s] ^= <uint16_t>(1 << r)
     c.lenkey -= (<uint64_t>1) << (4 * (4 * seat + s))
     current_trick(c).suit[pos] = <uint8_t>s
     current_trick(c).rank[pos] = <uint8_t>r
+    cdef bint beats
     if pos == LEAD:
         current_trick(c).winpos[1] = 0
     else:
         w = current_trick(c).winpos[pos]
-        if (s == current_trick(c).suit[w] and r > current_trick(c).rank[w]) or (s == c.trump and current_trick(c).suit[w] != c.trump):
-            current_trick(c).winpos[pos + 1] = <uint8_t>pos
-        else:
-            current_trick(c).winpos[pos + 1] = <uint8_t>w
+        ws = current_trick(c).suit[w]
+        # (& and |, not and/or: no branch to mispredict.)
+        beats = ((s == ws) & (r > current_trick(c).rank[w])) | ((s == c.trump) & (ws != c.trump))
+        current_trick(c).winpos[pos + 1] = <uint8_t>(pos if beats else w)
 
 
 cdef inline void unplay_card(Ctx *c, int seat, int s, int r) noexcept nogil:
@@ -36,7 +37,7 @@ cdef inline int finish_trick(Ctx *c, uint16_t *trick_decisive) noexcept nogil:
     cdef int ws = current_trick(c).suit[wp]
     cdef int winner = (c.leader + wp) & 3
     cdef Trick *t = current_trick(c)
-    cdef int s, i
+    cdef int s, i, other = 0
     cdef uint32_t x
     trick_decisive[0] = trick_decisive[1] = trick_decisive[2] = trick_decisive[3] = 0
     t.prevseq[0] = c.seq[0]
@@ -50,8 +51,9 @@ cdef inline int finish_trick(Ctx *c, uint16_t *trick_decisive) noexcept nogil:
         x = c.seq[s]
         c.seq[s] = (x & ~((<uint32_t>1 << (26 - 2 * i)) - 1)) | ((x << 2) & ((<uint32_t>1 << (26 - 2 * i)) - 1))
         c.rem[s] ^= <uint16_t>(1 << t.rank[k])
-        if k != wp and s == ws:
-            trick_decisive[ws] = <uint16_t>(1 << t.rank[wp])
+        other |= (k != wp) & (s == ws)
+    # Another card of the winning suit in the trick: the winner's rank mattered.
+    trick_decisive[ws] = <uint16_t>(other << t.rank[wp])
     c.leader = winner
     c.pos = 0
     c.tricks_left -= 1
@@ -326,16 +328,18 @@ cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8
     cdef uint16_t *child_decisive = c.frames[ply + 1].decisive
     cdef uint16_t trick_decisive[4]
     cdef uint16_t move_decisive[4]
-    cdef int i, s, r, old_leader, winner, won, v, low
+    cdef int i, s, r, old_leader, winner, won, v, low, grows
     cdef int lowest_win[4]
     cdef bint maxnode = (seat & 1) == 0
     cdef int value = -1 if maxnode else 99
     cdef Move *m
+    # The fourth hand's cards of the led suit come in order (add_groups_fourth).
+    cdef bint in_order = fourth_follows(c, pos, f)
     best[0] = 255
     lowest_win[0] = lowest_win[1] = lowest_win[2] = lowest_win[3] = 0
     for i in range(f.nmoves):
         # Following hands' first move is put first by weigh_follow.
-        m = &f.moves[0] if (i == 0 and pos != LEAD) else next_move(f, i)
+        m = &f.moves[i] if (in_order or (i == 0 and pos != LEAD)) else next_move(f, i)
         s = m.suit
         r = m.rank
         # DDS's lowest win: a card of this suit was tried below every rank relied on
@@ -373,11 +377,15 @@ cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8
         # The move stood for its whole group of touching cards.  If its own rank
         # mattered, so does the rank of every card of the group: elsewhere those
         # cards need not touch.
-        if ((v >= target) != maxnode and (m.group & (m.group - 1)) and move_decisive[s]
-                and r >= dd_lobit(move_decisive[s])):
-            move_decisive[s] |= <uint16_t>(m.group & -m.group)
-        if (v > value) if maxnode else (v < value):
-            value = v
+        # (Computed without a branch, as below: | 0x10000 makes an empty mask's lowest
+        # rank 16, above every card.)
+        grows = (((v >= target) != maxnode) & ((m.group & (m.group - 1)) != 0)
+                 & (r >= dd_lobit(move_decisive[s] | 0x10000)))
+        move_decisive[s] |= <uint16_t>((m.group & -m.group) & -grows)
+        if maxnode:
+            value = v if v > value else value
+        else:
+            value = v if v < value else value
         if (v >= target) == maxnode:
             # Cut-off: this move alone decides the node.
             f.killer_suit = <uint8_t>s
@@ -394,7 +402,6 @@ cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8
         decisive[1] |= move_decisive[1]
         decisive[2] |= move_decisive[2]
         decisive[3] |= move_decisive[3]
-        low = dd_lobit(move_decisive[s]) if move_decisive[s] else 16
-        if r < low and low > lowest_win[s]:
-            lowest_win[s] = low
+        low = dd_lobit(move_decisive[s] | 0x10000)
+        lowest_win[s] = low if (r < low) & (low > lowest_win[s]) else lowest_win[s]
     return value
