@@ -2,7 +2,7 @@
 # one move (add_groups); moves are weighed by stage of the trick -- the lead
 # (weigh_lead), second, third and fourth hand (weigh_follow) -- with bonuses for the
 # table's best move, the last cut-off at the ply and the cut-off cache's lead for this
-# hand (boost_hints), and taken best first (next_move); a fourth hand following suit
+# hand (lead_hints), and taken best first (next_move); a fourth hand following suit
 # has its moves made in order (add_groups_fourth).  Where the outcome of a test is what
 # the branch predictor cannot guess (which card is heavier, which hand holds a card),
 # tests combine with & and | and values are chosen by masks, without a branch.
@@ -64,7 +64,7 @@ cdef inline int owner_at(Ctx *c, int s, int k) noexcept nogil:
     return (c.seq[s] >> (24 - 2 * k)) & 3
 
 
-cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
+cdef void weigh_lead(Ctx *c, Frame *f, int seat, bint first) noexcept nogil:
     """Ordering scores for the opening card of a trick.
 
     Two parts.  A suit term estimates how large the proof below the lead will be:
@@ -75,14 +75,22 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
     the ones that keep the lead's side in control of the next round.  The tiers
     follow the ideas of DDS's lead ordering; the weights were tuned on node counts
     of reference deals.
+
+    To that the hints' bonuses are added (lead_hints); with ``first``, the heaviest lead
+    is put first, as next_move would put it (the first of equal weights), so that the
+    search takes it without a selection pass.
     """
     cdef int i, s, r, rr, t = c.trump, tl = c.tricks_left, w, sw = 0, last_s = -1
+    cdef int hint[6]
+    cdef int best = 0, best_weight = -1000000, gt
+    cdef Move tmp
     cdef int pard = seat ^ 2, lho = (seat + 1) & 3, rho = (seat + 3) & 3
     cdef int nl = 0, nr = 0, npd = 0, top = 0, sec = 0, topq = -1, secq = -1, thirdq = -1
     cdef uint32_t rem, rest, g
     cdef bint trumps = t != NOTRUMP, win, lruff = False, rruff = False, pruff = False
     cdef bint short_top = False     # an opponent's singleton is the suit's top card
     cdef Move *m
+    lead_hints(c, f, seat, hint)
     for i in range(f.nmoves):
         m = &f.moves[i]
         s = m.suit
@@ -198,7 +206,17 @@ cdef void weigh_lead(Ctx *c, Frame *f, int seat) noexcept nogil:
                     w += 48
                 else:
                     w += 29 - rr
+        w += (15 * ((s == hint[0]) & (g >> hint[1]) & 1) + 40 * ((s == hint[2]) & (g >> hint[3]) & 1)
+              + CUTOFF_BONUS * ((s == hint[4]) & (g >> hint[5]) & 1))
         m.weight = w
+        # The heaviest so far, by masks (which is heavier is what a branch would guess).
+        gt = w > best_weight
+        best ^= (best ^ i) & -gt
+        best_weight ^= (best_weight ^ w) & -gt
+    if first and best:
+        tmp = f.moves[0]
+        f.moves[0] = f.moves[best]
+        f.moves[best] = tmp
 
 
 cdef inline int discard_value(Ctx *c, int seat, int s) noexcept nogil:
@@ -492,8 +510,7 @@ cdef inline void weigh_moves(Ctx *c, Frame *f, int seat, int pos) noexcept nogil
     """Ordering weights for the moves collect_moves found, by the stage of the trick (the
     search takes them best first with next_move).  A forced card needs no weighing."""
     if pos == LEAD:
-        weigh_lead(c, f, seat)
-        boost_hints(c, f, seat)
+        weigh_lead(c, f, seat, True)
     elif f.nmoves > 1 and not fourth_follows(c, pos, f):
         weigh_follow(c, f, seat, pos)
 
@@ -514,7 +531,7 @@ cdef inline uint32_t cutoff_slot(Ctx *c, int seat) noexcept nogil:
     return <uint32_t>(h >> (64 - CUTOFF_BITS))
 
 
-cdef inline void boost_hints(Ctx *c, Frame *f, int seat) noexcept nogil:
+cdef inline void lead_hints(Ctx *c, Frame *f, int seat, int *hint) noexcept nogil:
     """Bonuses for the leads known to be good, if legal here: the transposition table's
     best move for this position (15), the lead that caused the last cut-off at this ply
     (the killer, 40), and the lead that last caused a cut-off with this same hand on lead
@@ -531,28 +548,29 @@ cdef inline void boost_hints(Ctx *c, Frame *f, int seat) noexcept nogil:
     misleads more often than it helps.  Measured: see bench/README.md, 'Ideas measured,
     kept and dropped'.
 
-    Each card is one move's at most (the groups are disjoint), so every move is given
-    what its group holds of the three, with no test that ends the loop early; a missing
-    hint is rank 0, which no group holds."""
-    cdef uint32_t slot = cutoff_slot(c, seat), m, g
-    cdef int i, s, card, ts = 0, tr = 0, ks = f.killer_suit, kr = f.killer_rank
+    ``hint`` gets the three cards as (suit, rank) pairs, in that order, for weigh_lead to
+    give each move what its group holds of them: each card is one move's at most (the
+    groups are disjoint), so no test need end its loop early.  A missing hint is rank 0,
+    which no group holds."""
+    cdef uint32_t slot = cutoff_slot(c, seat), m
+    cdef int card
     f.cut_slot = slot
     card = c.cutoff[slot]
+    hint[0] = hint[1] = 0
     if f.tt_place != 255:
         # The table's move is kept by its place from the top of its suit.
         m = c.rem[f.tt_suit]
         if dd_popcount(m) > f.tt_place:
-            ts = f.tt_suit
-            tr = dd_hibit(dd_kth_high(m, f.tt_place + 1))
-    for i in range(f.nmoves):
-        s = f.moves[i].suit
-        g = f.moves[i].group
-        f.moves[i].weight += (15 * ((s == ts) & (g >> tr) & 1) + 40 * ((s == ks) & (g >> kr) & 1)
-                              + CUTOFF_BONUS * ((s == (card >> 4)) & (g >> (card & 15)) & 1))
+            hint[0] = f.tt_suit
+            hint[1] = dd_hibit(dd_kth_high(m, f.tt_place + 1))
+    hint[2] = f.killer_suit
+    hint[3] = f.killer_rank
+    hint[4] = card >> 4
+    hint[5] = card & 15
 
 
 cdef inline void forget_hints(Ctx *c) noexcept nogil:
-    """Empty the cut-off cache and the killer moves (boost_hints), for a new
+    """Empty the cut-off cache and the killer moves (lead_hints), for a new
     deal.  Another deal's hints misorder this one's moves (a lead that refuted a position
     of another deal says little about this one), and with them gone a question searches
     the same nodes whatever the solver answered before.  Measured: see bench/README.md,

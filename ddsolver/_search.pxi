@@ -255,9 +255,16 @@ cdef int search_lead(Ctx *c, int target) noexcept nogil:
 
     # Step 5. Generate and order the leads.
     seat = c.leader
-    gen_moves(c, f, seat, LEAD)
-    if c.tricks_left >= c.etc_min_tricks and f.nmoves > 1:
-        probe_leads(c, f, seat, target)
+    if c.tricks_left >= c.etc_min_tricks:
+        # The look-ahead's bonuses may make another lead the heaviest: the moves are
+        # weighed as generated, and the heaviest put first after it.
+        collect_moves(c, f, seat, LEAD)
+        weigh_lead(c, f, seat, False)
+        if f.nmoves > 1:
+            probe_leads(c, f, seat, target)
+        next_move(f, 0)
+    else:
+        gen_moves(c, f, seat, LEAD)
 
     # Step 6. Try them.
     value = try_moves(c, f, target, LEAD, seat, &best)
@@ -338,8 +345,8 @@ cdef inline int try_moves(Ctx *c, Frame *f, int target, int pos, int seat, uint8
     best[0] = 255
     lowest_win[0] = lowest_win[1] = lowest_win[2] = lowest_win[3] = 0
     for i in range(f.nmoves):
-        # Following hands' first move is put first by weigh_follow.
-        m = &f.moves[i] if (in_order or (i == 0 and pos != LEAD)) else next_move(f, i)
+        # The first move is put first by weigh_lead or weigh_follow.
+        m = &f.moves[i] if (in_order or i == 0) else next_move(f, i)
         s = m.suit
         r = m.rank
         # DDS's lowest win: a card of this suit was tried below every rank relied on
