@@ -72,10 +72,10 @@ def cpu_flags() -> list[str]:
                                     ("bmi2", "-mbmi2")) if word in words]
 
 
-def build_peer(folder: Path, flags: list[str] | None = None) -> tuple[Path | None, str]:
-    """bridge-solver built in ``folder`` as its makefile's ``make all`` does (with the
-    instruction-set ``flags``, by default those its makefile would choose); ``(None, why)``
-    when it cannot be (no source, no compiler, a failed build)."""
+def build_peer(folder: Path, flags: list[str]) -> tuple[Path | None, str]:
+    """bridge-solver built in ``folder`` as its makefile's ``make all`` does, with the
+    instruction-set ``flags``; ``(None, why)`` when it cannot be (no source, no compiler,
+    a failed build)."""
     if not (PEER / "solver.cc").exists():
         return None, f"no bridge-solver source at {PEER}"
     compiler = shutil.which("g++")
@@ -86,8 +86,7 @@ def build_peer(folder: Path, flags: list[str] | None = None) -> tuple[Path | Non
         shutil.copy(PEER / name, folder / name)
     (folder / "hard_deals").mkdir()
     shutil.copy(PEER / TRAINING_DEAL, folder / TRAINING_DEAL)
-    opts = " ".join(["-std=c++17", "-Wall", "-Wno-missing-profile",
-                     *(cpu_flags() if flags is None else flags)])
+    opts = " ".join(["-std=c++17", "-Wall", "-Wno-missing-profile", *flags])
     say(f"building bridge-solver in {folder} (make all OPTS=\"{opts}\") ...")
     done = subprocess.run(["make", "-C", str(folder), "all", f"OPTS={opts}"],
                           capture_output=True, text=True)

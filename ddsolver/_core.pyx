@@ -861,13 +861,9 @@ cdef class Core:
                 pos = c.pos
                 seat = (c.leader + pos) & 3
                 total = c.tricks_left
-                # The cards in the order they are generated (weighing a lead would put the
-                # heaviest first: the order of the questions, which the table carries from
-                # one to the next, would change with it).
-                if pos == LEAD:
-                    collect_moves(c, &c.frames[0], seat, pos)
-                else:
-                    gen_moves(c, &c.frames[0], seat, pos)
+                # The mover's cards, one per group; scored in the order they are made (no
+                # weighing: every card is scored, and the search below orders its own).
+                collect_moves(c, &c.frames[0], seat, pos)
                 nm = c.frames[0].nmoves
                 for i in range(nm):
                     moves[i] = c.frames[0].moves[i]

@@ -6,11 +6,11 @@
 cdef inline void play_card(Ctx *c, int seat, int s, int r) noexcept nogil:
     """Put (s, r) from ``seat`` on the trick; c.pos is not advanced here."""
     cdef int pos = c.pos, w, ws
+    cdef bint beats
     c.hand[seat][s] ^= <uint16_t>(1 << r)
     c.lenkey -= (<uint64_t>1) << (4 * (4 * seat + s))
     current_trick(c).suit[pos] = <uint8_t>s
     current_trick(c).rank[pos] = <uint8_t>r
-    cdef bint beats
     if pos == LEAD:
         current_trick(c).winpos[1] = 0
     else:
