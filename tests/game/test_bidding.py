@@ -116,6 +116,23 @@ SEQUENCES = [
                                    S: lambda h: he(h) >= 4}),
     ("N: 2C P 2H P 4H AP", {S: lambda h: h.hcp >= 8 and he(h) >= 5 and honours(h, "H", 3) >= 2}),
     ("S: 2NT P 3NT AP", {S: lambda h: 19 <= h.hcp <= 22 and (nt(h) or h.shape == (5, 4, 3, 1))}),
+    # balanced rebids deny a major bid up the line or responder's; a pass of one is a
+    # hand that cannot see game
+    ("N: 1C P 1H P 1NT AP", {N: lambda h: 12 <= h.hcp <= 14 and bal(h) and he(h) <= 3
+                             and sp(h) <= 3, S: lambda h: 5 <= h.hcp <= 10 and he(h) >= 4}),
+    ("N: 1D P 1S P 1NT P 2NT AP", {N: lambda h: 12 <= h.hcp <= 13 and sp(h) <= 3,
+                                   S: lambda h: 11 <= h.hcp <= 12 and sp(h) >= 4}),
+    ("N: 1H P 1S P 2NT AP", {N: lambda h: 18 <= h.hcp <= 19 and sp(h) <= 3,
+                             S: lambda h: 5 <= h.hcp <= 6}),
+    ("N: 1C P 1NT AP", {N: lambda h: h.hcp <= 14 and min(h.lengths) >= 2}),
+    # their pass over Stayman denies a lead-directing double; a double shows the suit
+    ("N: 1NT P 2C P 2D P 3NT AP", {W: lambda h: not (h.length("C") >= 5
+                                                     and honours(h, "C", 3) >= 2)}),
+    ("N: 1NT P 2C X 2D P 3NT AP", {W: lambda h: h.length("C") >= 5
+                                   and honours(h, "C", 3) >= 2}),
+    ("N: 1NT P 2H P 2S P 3NT AP", {W: lambda h: not (he(h) >= 5 and honours(h, "H", 3) >= 2)}),
+    # the pass-out seat over 1NT passes as the direct seat does
+    ("N: 1NT P P P", {W: lambda h: h.hcp < 15 and not (h.hcp >= 8 and max(h.lengths) >= 6)}),
 ]
 
 
