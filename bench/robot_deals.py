@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Random deals bid by a robot that follows the bidding system's tables: BEN's protocol
+for its published opening-lead figures (DDOLAR on 1,000 random deals its own bidding
+reached), on our system.
+
+On the real boards of ``../shared/realpbn`` the auctions are real players', and the
+system's reading of them is a model of those players (calibrated, not exact).  Here the
+auctions come from the system itself, so the inference reads each one as it was meant:
+the like-for-like setting for comparing the lead engine with BEN's figures, which were
+measured on random deals with BEN bidding them.
+
+The robot, at each turn, looks up the table of the auction's context as
+:func:`cardgames.bidding.infer` does (the same keys, best first), and of the legal calls
+that table lists whose usual constraint (the system's ``[stray]`` widening left out) the
+hand meets, makes the most specific one: the one the fewest random hands meet.  When none
+fits, or no table knows the context, it passes.  It is a measuring device, not a bidder:
+it never competes by the natural reading or the fallbacks, so its passes there can break
+what the fallback reads into a pass (those leaks are counted by the inference's
+calibration on the file, ``bench_lead_quality.py`` on it, and printed here).
+
+The deals are written as a PBN file (Board, Dealer and Vulnerable by the board number,
+Deal, Auction, Contract, Declarer; no play), which ``bench_lead_quality.py FILE
+--no-table-lead`` then measures as it measures the real boards::
+
+    python bench/robot_deals.py --deals 1000 --seed 1 -o /tmp/robot.pbn
+    python bench/bench_lead_quality.py /tmp/robot.pbn --no-table-lead --samples 200 \\
+        --contracts notrump --modes inference
+
+The same seed gives the same file.  See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+from bench_env import prefer_checkout, say
+
+prefer_checkout()
+
+from cardgames.auction import Auction, Call  # noqa: E402
+from cardgames.bidding import _GAME_LEVEL, BiddingSystem, _context_of, default_system, infer  # noqa: E402
+from cardgames.cards import Card, Seat, Strain  # noqa: E402
+from cardgames.constraints import Constraint, usual  # noqa: E402
+from cardgames.hands import Deal, Hand  # noqa: E402
+from cardgames.sampling import acceptance_rates  # noqa: E402
+from cardgames.scoring import board_dealer, board_vulnerability  # noqa: E402
+
+PASS = Call.parse("P")
+CALLS = [Call.parse(c) for c in ("X", "XX")] + \
+    [Call.parse(f"{level}{strain}") for level in range(1, 8) for strain in "CDHSN"]
+VULNERABLE = {"NONE": "None", "NS": "NS", "EW": "EW", "BOTH": "All"}   # the PBN names
+RATE_DEALS = 4000   # random hands measuring how specific a call's constraint is
+_RATES: dict[tuple[Constraint, int], float] = {}   # (constraint, seed) -> its rate
+
+
+class Robot:
+    """Bids a hand by the system's tables (see the module's docstring)."""
+
+    def __init__(self, system: BiddingSystem, seed: int = 1):
+        self.system = system
+        self.seed = seed
+        self.no_table: Counter = Counter()   # contexts no table knows, met by the robot
+        self.forced: Counter = Counter()     # of them, where the hand broke the pass
+        self.games: Counter = Counter()      # of them, where the robot bid game
+
+    def rate(self, c: Constraint) -> float:
+        """The share of random hands ``c`` accepts (cached)."""
+        got = _RATES.get((c, self.seed))
+        if got is None:
+            got = acceptance_rates({}, {Seat.NORTH: c}, self.seed, RATE_DEALS)[Seat.NORTH]
+            _RATES[c, self.seed] = got
+        return got
+
+    def call(self, auction: Auction, hand: Hand) -> Call:
+        """The robot's call for ``hand`` at the end of ``auction``."""
+        keys = _context_of(auction, len(auction))
+        table = next((self.system.contexts[k] for k in keys if k in self.system.contexts),
+                     None)
+        if table is not None:
+            fits = [(call, rule.constraint) for call, rule in table.items()
+                    if auction.is_legal(call)]
+            # A call partner could not answer by a table (a feature ask, Jacoby 2NT, a
+            # double of a weak two) would be passed, as no real partner passes it: made
+            # only when no other call fits.
+            return self._most_specific(hand, [(c, k) for c, k in fits
+                                              if self._answerable(auction, c)]) or \
+                self._most_specific(hand, fits) or PASS
+        # No table: pass unless the pass says something the hand breaks (the fallback's
+        # "opener passes: at most 18"), or partner's bid below game and the side's points
+        # make game (then game); then the most specific call the natural reading or the
+        # fallbacks read that the hand meets.
+        self.no_table[keys[-1]] += 1
+        game = self._game(auction, hand)
+        if game is not None:
+            self.games[keys[-1]] += 1
+            return game
+        passing = self.meaning(auction, PASS)
+        if passing is None or usual(passing).accepts(hand):
+            return PASS
+        self.forced[keys[-1]] += 1
+        return self._most_specific(
+            hand, [(call, self.meaning(auction, call)) for call in CALLS
+                   if auction.is_legal(call)]) or PASS
+
+    def _answerable(self, auction: Auction, call: Call) -> bool:
+        """Whether partner has a table after ``call`` and a pass (a game bid or a pass
+        needs none)."""
+        if call.is_pass or (call.is_bid and call.level >= _GAME_LEVEL[int(call.strain)]):
+            return True
+        after = auction.then(call)
+        if after.is_complete or not after.is_legal(PASS):
+            return True
+        after = after.then(PASS)
+        return any(k in self.system.contexts for k in _context_of(after, len(after)))
+
+    def _game(self, auction: Auction, hand: Hand) -> Call | None:
+        """Game, when partner made the last bid, below game, and the points partner has
+        shown and the hand's own make 25: four of partner's major with three cards of
+        it, else 3NT, if the system reads the call as a hand like this one."""
+        seat = auction.next_seat
+        last = next(((i, c) for i, c in reversed(list(enumerate(auction.calls)))
+                     if c.is_bid), None)
+        if last is None or auction.seat(last[0]) != seat.partner:
+            return None
+        bid = last[1]
+        if bid.level >= _GAME_LEVEL[int(bid.strain)]:
+            return None
+        shown = infer(auction, self.system).constraints.get(seat.partner)
+        partner_min = shown.hcp_bounds()[0] if shown is not None else 0
+        if partner_min + hand.hcp < self.system.game:
+            return None
+        tries = []
+        if int(bid.strain) in (0, 1) and hand.length(int(bid.strain)) >= 3:
+            tries.append(Call.bid(4, bid.strain))
+        tries.append(Call.parse("3NT"))
+        for call in tries:
+            if auction.is_legal(call):
+                c = self.meaning(auction, call)
+                if c is not None and usual(c).accepts(hand):
+                    return call
+        return None
+
+    def meaning(self, auction: Auction, call: Call) -> Constraint | None:
+        """What the system reads into ``call`` at the end of ``auction`` (None: nothing)."""
+        return infer(auction.then(call), self.system).meanings[-1].constraint
+
+    def _most_specific(self, hand: Hand, calls: list[tuple[Call, Constraint | None]]
+                       ) -> Call | None:
+        best: tuple[float, int, Call] | None = None
+        for order, (call, c) in enumerate(calls):
+            if c is None:
+                continue
+            c = usual(c)
+            if not c.accepts(hand):
+                continue
+            key = (self.rate(c), order, call)
+            if best is None or key[:2] < best[:2]:
+                best = key
+        return None if best is None else best[2]
+
+    def auction(self, deal: Deal, dealer: Seat) -> Auction:
+        """The whole auction of ``deal`` from ``dealer``, each seat bid by the robot."""
+        auction = Auction(dealer)
+        while not auction.is_complete:
+            hand = deal[auction.next_seat]
+            assert hand is not None
+            auction = auction.then(self.call(auction, hand))
+        return auction
+
+
+def random_deal(rng: np.random.Generator) -> Deal:
+    cards = rng.permutation(52)
+    deck = [Card.from_index(int(i)) for i in cards]
+    return Deal.from_hands(*(Hand.from_cards(deck[13 * s:13 * s + 13]) for s in range(4)))
+
+
+def pbn_board(board: int, deal: Deal, auction: Auction, event: str) -> str:
+    """One board as PBN text."""
+    contract = auction.contract
+    lines = [f'[Event "{event}"]', f'[Board "{board}"]',
+             f'[Dealer "{auction.dealer.letter}"]',
+             f'[Vulnerable "{VULNERABLE[board_vulnerability(board).name]}"]',
+             f'[Deal "{deal.to_pbn()}"]']
+    if contract is None or contract.declarer is None:
+        lines.append('[Contract "Pass"]')
+    else:
+        strain = "NT" if contract.strain == Strain.NOTRUMP else contract.strain.letter
+        lines.append(f'[Declarer "{contract.declarer.letter}"]')
+        lines.append(f'[Contract "{contract.level}{strain}{"X" * contract.doubled}"]')
+    lines.append(f'[Auction "{auction.dealer.letter}"]')
+    calls = ["Pass" if c.is_pass else c.name for c in auction]
+    lines += [" ".join(calls[i:i + 4]) for i in range(0, len(calls), 4)]
+    return "\n".join(lines) + "\n"
+
+
+def robot_file(deals: int, seed: int, system: BiddingSystem | None = None
+               ) -> tuple[str, Robot, dict[str, int]]:
+    """The PBN text of ``deals`` random deals (``seed``) bid by the robot, the robot (its
+    tallies), and the figures: the contracts by kind, and how many hands the system's
+    inference of their own auction holds (``inside`` of ``hands``)."""
+    system = system or default_system()
+    robot = Robot(system, seed)
+    rng = np.random.default_rng(seed)
+    tally: Counter = Counter()
+    parts = [f"% PBN 2.1\n% robot deals: bench/robot_deals.py --deals {deals} --seed {seed}\n"]
+    for board in range(1, deals + 1):
+        deal = random_deal(rng)
+        auction = robot.auction(deal, board_dealer(board))
+        contract = auction.contract
+        tally["passed out" if contract is None else
+              "notrump" if contract.strain == Strain.NOTRUMP else "suit"] += 1
+        for seat, c in infer(auction, system).constraints.items():
+            tally["hands"] += 1
+            tally["inside"] += c.accepts(deal[seat])
+        parts.append(pbn_board(board, deal, auction, "ddsolver robot deals"))
+    return "\n".join(parts), robot, dict(tally)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=1000, help="random deals (1000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (1)")
+    parser.add_argument("-o", "--output", type=Path, required=True, help="the PBN file")
+    args = parser.parse_args(argv)
+    text, robot, tally = robot_file(args.deals, args.seed)
+    args.output.write_text(text, encoding="utf-8")
+    say(f"{args.output}: {args.deals} deals; " +
+        ", ".join(f"{k} {tally.get(k, 0)}" for k in ("notrump", "suit", "passed out")) +
+        f"; hands inside the constraint the system infers for them: {tally['inside']} of "
+        f"{tally['hands']}")
+    if robot.no_table:
+        say(f"turns in a context no table knows: {sum(robot.no_table.values())}; the most "
+            "frequent: " + "; ".join(f"[{k}] {v}" for k, v in robot.no_table.most_common(8)))
+        say(f"of them, game bid on the side's points: {sum(robot.games.values())}; "
+            f"the hand broke what a pass says: {sum(robot.forced.values())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
