@@ -42,6 +42,8 @@ Usage::
                                                            # ../shared/realpbn (~1,100)
     python bench/bench_lead_quality.py FILE.pbn ... --samples 50 --seed 1 --jobs 2
     python bench/bench_lead_quality.py --quick             # the first 5 boards of each file
+    python bench/bench_lead_quality.py robot.pbn --no-table-lead   # random deals bid by
+                                                           # bench/robot_deals.py (BEN's test)
 
 Exit status 2 when it cannot run (no built ddsolver, no files).  See bench/README.md.
 """

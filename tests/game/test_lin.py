@@ -310,7 +310,7 @@ def _long_value(n: int) -> str:       # a value that runs over n lines
     return "qx|o1|" + FULL + "nt|" + "more\n" * n + "|"
 
 
-@pytest.mark.parametrize("shape, n", [(_records, 1500), (_commentary, 6000),
+@pytest.mark.parametrize("shape, n", [(_records, 500), (_commentary, 6000),
                                       (_long_value, 6000)],
                          ids=["records", "commentary", "long-value"])
 def test_reading_time_grows_linearly(shape, n):
