@@ -10,7 +10,7 @@ the like-for-like setting for comparing the lead engine with BEN's figures, whic
 measured on random deals with BEN bidding them.
 
 The robot, at each turn, looks up the table of the auction's context as
-:func:`cardgames.bidding.infer` does (the same keys, best first), and of the legal calls
+:func:`cardgames.bidding.infer` does (``BiddingSystem.context``), and of the legal calls
 that table lists whose usual constraint (the system's ``[stray]`` widening left out) the
 hand meets, makes the most specific one: the one the fewest random hands meet.  When none
 fits, or no table knows the context, it passes.  It is a measuring device, not a bidder:
@@ -41,8 +41,9 @@ from bench_env import prefer_checkout, say
 
 prefer_checkout()
 
+from cardgames import pbn  # noqa: E402
 from cardgames.auction import Auction, Call  # noqa: E402
-from cardgames.bidding import _GAME_LEVEL, BiddingSystem, _context_of, default_system, infer  # noqa: E402
+from cardgames.bidding import _GAME_LEVEL, BiddingSystem, default_system, infer  # noqa: E402
 from cardgames.cards import Card, Seat, Strain  # noqa: E402
 from cardgames.constraints import Constraint, usual  # noqa: E402
 from cardgames.hands import Deal, Hand  # noqa: E402
@@ -52,7 +53,6 @@ from cardgames.scoring import board_dealer, board_vulnerability  # noqa: E402
 PASS = Call.parse("P")
 CALLS = [Call.parse(c) for c in ("X", "XX")] + \
     [Call.parse(f"{level}{strain}") for level in range(1, 8) for strain in "CDHSN"]
-VULNERABLE = {"NONE": "None", "NS": "NS", "EW": "EW", "BOTH": "All"}   # the PBN names
 RATE_DEALS = 4000   # random hands measuring how specific a call's constraint is
 _RATES: dict[tuple[Constraint, int], float] = {}   # (constraint, seed) -> its rate
 
@@ -77,9 +77,8 @@ class Robot:
 
     def call(self, auction: Auction, hand: Hand) -> Call:
         """The robot's call for ``hand`` at the end of ``auction``."""
-        keys = _context_of(auction, len(auction))
-        table = next((self.system.contexts[k] for k in keys if k in self.system.contexts),
-                     None)
+        key = self.system.context(auction, len(auction))
+        table = self.system.contexts.get(key)
         if table is not None:
             fits = [(call, rule.constraint) for call, rule in table.items()
                     if auction.is_legal(call)]
@@ -93,15 +92,15 @@ class Robot:
         # "opener passes: at most 18"), or partner's bid below game and the side's points
         # make game (then game); then the most specific call the natural reading or the
         # fallbacks read that the hand meets.
-        self.no_table[keys[-1]] += 1
+        self.no_table[key] += 1
         game = self._game(auction, hand)
         if game is not None:
-            self.games[keys[-1]] += 1
+            self.games[key] += 1
             return game
         passing = self.meaning(auction, PASS)
         if passing is None or usual(passing).accepts(hand):
             return PASS
-        self.forced[keys[-1]] += 1
+        self.forced[key] += 1
         return self._most_specific(
             hand, [(call, self.meaning(auction, call)) for call in CALLS
                    if auction.is_legal(call)]) or PASS
@@ -115,7 +114,7 @@ class Robot:
         if after.is_complete or not after.is_legal(PASS):
             return True
         after = after.then(PASS)
-        return any(k in self.system.contexts for k in _context_of(after, len(after)))
+        return self.system.context(after, len(after)) in self.system.contexts
 
     def _game(self, auction: Auction, hand: Hand) -> Call | None:
         """Game, when partner made the last bid, below game, and the points partner has
@@ -178,23 +177,22 @@ def random_deal(rng: np.random.Generator) -> Deal:
     return Deal.from_hands(*(Hand.from_cards(deck[13 * s:13 * s + 13]) for s in range(4)))
 
 
-def pbn_board(board: int, deal: Deal, auction: Auction, event: str) -> str:
-    """One board as PBN text."""
+def pbn_game(board: int, deal: Deal, auction: Auction, event: str) -> pbn.Game:
+    """One board as a PBN game: Event, Board, Dealer, Vulnerable (by the board number),
+    Deal, Declarer, Contract and Auction."""
+    game = pbn.Game(line=None)
+    game.set_tag("Event", event)
+    game.set_tag("Board", str(board))
+    game.set_tag("Dealer", auction.dealer.letter)
+    game.set_tag("Vulnerable", str(board_vulnerability(board)))
+    game.set_tag("Deal", deal.to_pbn())
     contract = auction.contract
-    lines = [f'[Event "{event}"]', f'[Board "{board}"]',
-             f'[Dealer "{auction.dealer.letter}"]',
-             f'[Vulnerable "{VULNERABLE[board_vulnerability(board).name]}"]',
-             f'[Deal "{deal.to_pbn()}"]']
-    if contract is None or contract.declarer is None:
-        lines.append('[Contract "Pass"]')
-    else:
-        strain = "NT" if contract.strain == Strain.NOTRUMP else contract.strain.letter
-        lines.append(f'[Declarer "{contract.declarer.letter}"]')
-        lines.append(f'[Contract "{contract.level}{strain}{"X" * contract.doubled}"]')
-    lines.append(f'[Auction "{auction.dealer.letter}"]')
+    if contract is not None and contract.declarer is not None:
+        game.set_tag("Declarer", contract.declarer.letter)
+    game.set_tag("Contract", "Pass" if contract is None else contract.call)
     calls = ["Pass" if c.is_pass else c.name for c in auction]
-    lines += [" ".join(calls[i:i + 4]) for i in range(0, len(calls), 4)]
-    return "\n".join(lines) + "\n"
+    rows = tuple(" ".join(calls[i:i + 4]) for i in range(0, len(calls), 4))
+    return pbn.Game([*game.tags, pbn.Tag("Auction", auction.dealer.letter, section=rows)])
 
 
 def robot_file(deals: int, seed: int, system: BiddingSystem | None = None
@@ -206,7 +204,7 @@ def robot_file(deals: int, seed: int, system: BiddingSystem | None = None
     robot = Robot(system, seed)
     rng = np.random.default_rng(seed)
     tally: Counter = Counter()
-    parts = [f"% PBN 2.1\n% robot deals: bench/robot_deals.py --deals {deals} --seed {seed}\n"]
+    games = []
     for board in range(1, deals + 1):
         deal = random_deal(rng)
         auction = robot.auction(deal, board_dealer(board))
@@ -216,8 +214,10 @@ def robot_file(deals: int, seed: int, system: BiddingSystem | None = None
         for seat, c in infer(auction, system).constraints.items():
             tally["hands"] += 1
             tally["inside"] += c.accepts(deal[seat])
-        parts.append(pbn_board(board, deal, auction, "ddsolver robot deals"))
-    return "\n".join(parts), robot, dict(tally)
+        games.append(pbn_game(board, deal, auction, "ddsolver robot deals"))
+    first, rest = pbn.dumps(games).split("\n", 1)      # "% PBN 2.1", then the games
+    made = f"% robot deals: bench/robot_deals.py --deals {deals} --seed {seed}"
+    return f"{first}\n{made}\n\n{rest}", robot, dict(tally)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -317,6 +317,12 @@ class BiddingSystem:
                 return Rule(call, denied, "no other call")
         return rule
 
+    def context(self, auction: Auction, index: int) -> str:
+        """The context call ``index`` of ``auction`` is read in: the most particular of its
+        context keys that has a table, else the most general key (no table knows it)."""
+        keys = _context_of(auction, index)
+        return next((k for k in keys if k in self.contexts), keys[-1])
+
 
 # ---- reading a system file ------------------------------------------------------------------
 
@@ -689,12 +695,8 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
     if enabled and system is not None:
         shown: dict[Seat, frozenset[int]] = {s: frozenset() for s in Seat}
         for i, seat, call in auction.seated():
-            keys = _context_of(auction, i)
-            rule = None
-            for key in keys:
-                rule = system.rule(key, call)
-                if rule is not None or key in system.contexts:
-                    break
+            key = system.context(auction, i)
+            rule = system.rule(key, call)
             constraint, name = (rule.constraint, rule.name) if rule else (None, "")
             source = "table" if rule else ""
             if rule is None and system.natural is not None:
