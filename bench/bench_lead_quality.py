@@ -44,6 +44,9 @@ Usage::
     python bench/bench_lead_quality.py --quick             # the first 5 boards of each file
     python bench/bench_lead_quality.py robot.pbn --no-table-lead   # random deals bid by
                                                            # bench/robot_deals.py (BEN's test)
+    python bench/bench_lead_quality.py --samples 1000 --stop-z 1.96 --min-samples 200
+                                                           # adaptive: a board stops at the
+                                                           # first check where its best is clear
 
 Exit status 2 when it cannot run (no built ddsolver, no files).  See bench/README.md.
 """
@@ -180,7 +183,8 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
         report = analyse_leads(b.hand, b.contract, b.declarer, b.vulnerability,
                                constraints=dict(dealt), samples=args.samples, seed=args.seed,
                                jobs=args.jobs, keep_deals=False,
-                               max_seconds=args.max_seconds)
+                               max_seconds=args.max_seconds, stop_z=args.stop_z,
+                               min_samples=args.min_samples, batch=args.batch)
         cache[key] = report
         return report
 
@@ -442,6 +446,14 @@ def main(argv: list[str] | None = None) -> int:
                              ".pbn of ../shared/realpbn)")
     parser.add_argument("-n", "--samples", type=int, default=50, help="deals per board (50)")
     parser.add_argument("--seed", type=int, default=1, help="seed of every board's deals (1)")
+    parser.add_argument("--stop-z", type=float, default=None, metavar="Z",
+                        help="adaptive stopping, as `ddsolver leads --stop-z`: a board stops "
+                             "once every other lead is Z paired SEs worse than the best by "
+                             "mean tricks (or tied with it); --samples is then the most")
+    parser.add_argument("--min-samples", type=int, default=100, metavar="N",
+                        help="with --stop-z: never stop before N deals (100)")
+    parser.add_argument("--batch", type=int, default=100, metavar="N",
+                        help="with --stop-z: deals between checks (100)")
     parser.add_argument("-j", "--jobs", type=int, default=2, help="solver threads (2)")
     parser.add_argument("--system", type=Path, default=None,
                         help="bidding system (default: the shipped standard system)")
@@ -484,9 +496,14 @@ def main(argv: list[str] | None = None) -> int:
     for path in reuse_files:
         with open(path, encoding="utf-8") as f:
             lines = [json.loads(line) for line in f if line.strip()]
+        stop = None if args.stop_z is None else {"z": args.stop_z,
+                                                 "min_samples": args.min_samples,
+                                                 "batch": args.batch}
         if not lines or lines[0].get("settings", {}).get("samples") != args.samples or \
-                lines[0]["settings"].get("seed") != args.seed:
-            die(f"--reuse {path}: not a run with {args.samples} samples and seed {args.seed}")
+                lines[0]["settings"].get("seed") != args.seed or \
+                lines[0]["settings"].get("stop") != stop:
+            die(f"--reuse {path}: not a run with {args.samples} samples, seed {args.seed} "
+                f"and the same stopping rule")
         for r in lines[1:]:
             for mode in MODES:
                 got = r.get(mode, {})
@@ -499,6 +516,9 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = {"samples": args.samples, "seed": args.seed, "system": system.name,
                 "modes": list(args.modes)}
+    if args.stop_z is not None:
+        settings["stop"] = {"z": args.stop_z, "min_samples": args.min_samples,
+                            "batch": args.batch}
     if args.contracts != "all":
         settings["contracts"] = args.contracts
     done: dict[tuple[str, int], dict] = {}
@@ -543,6 +563,12 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"# bench_lead_quality: {len(records)} boards, {args.samples} samples a board, "
           f"seed {args.seed}, system {system.name!r}, jobs {args.jobs}")
+    if args.stop_z is not None:
+        used = [r[m]["samples"] for r in records for m in args.modes if "samples" in r.get(m, {})]
+        print(f"# adaptive stopping: z {args.stop_z}, at least {args.min_samples} deals, "
+              f"checked every {args.batch}; deals solved a board: mean "
+              f"{sum(used) / max(len(used), 1):.0f}, "
+              f"{sum(u == args.samples for u in used)} of {len(used)} boards to the most")
     print(f"# ddsolver {git_revision()}; {cpu_model()}; "
           f"{time.time() - started:.0f} s wall, {time.process_time() - cpu0:.0f} s CPU "
           f"this run; load {load_average():.1f}")
