@@ -43,12 +43,12 @@ prefer_checkout()
 
 from cardgames import pbn  # noqa: E402
 from cardgames.auction import Auction, Call  # noqa: E402
-from cardgames.bidding import _GAME_LEVEL, BiddingSystem, default_system, infer  # noqa: E402
+from cardgames.bidding import BiddingSystem, default_system, infer  # noqa: E402
 from cardgames.cards import Card, Seat, Strain  # noqa: E402
 from cardgames.constraints import Constraint, usual  # noqa: E402
 from cardgames.hands import Deal, Hand  # noqa: E402
 from cardgames.sampling import acceptance_rates  # noqa: E402
-from cardgames.scoring import board_dealer, board_vulnerability  # noqa: E402
+from cardgames.scoring import board_dealer, board_vulnerability, game_level  # noqa: E402
 
 PASS = Call.parse("P")
 CALLS = [Call.parse(c) for c in ("X", "XX")] + \
@@ -108,7 +108,7 @@ class Robot:
     def _answerable(self, auction: Auction, call: Call) -> bool:
         """Whether partner has a table after ``call`` and a pass (a game bid or a pass
         needs none)."""
-        if call.is_pass or (call.is_bid and call.level >= _GAME_LEVEL[int(call.strain)]):
+        if call.is_pass or (call.is_bid and call.level >= game_level(call.strain)):
             return True
         after = auction.then(call)
         if after.is_complete or not after.is_legal(PASS):
@@ -126,7 +126,7 @@ class Robot:
         if last is None or auction.seat(last[0]) != seat.partner:
             return None
         bid = last[1]
-        if bid.level >= _GAME_LEVEL[int(bid.strain)]:
+        if bid.level >= game_level(bid.strain):
             return None
         shown = infer(auction, self.system).constraints.get(seat.partner)
         partner_min = shown.hcp_bounds()[0] if shown is not None else 0

@@ -91,11 +91,11 @@ from .constraints import (
 )
 from .errors import BiddingSystemError, IllegalCallError, ParseError
 from .evaluation import MAX_HCP
+from .scoring import game_level
 
 __all__ = ["Rule", "Natural", "Fallback", "role", "BiddingSystem", "CallMeaning", "Inference",
            "load_system", "loads_system", "default_system", "infer"]
 
-_GAME_LEVEL = {0: 4, 1: 4, 2: 5, 3: 5, 4: 3}  # by strain number S H D C NT
 _TOP_KEYS = frozenset({"name", "description", "limits", "natural", "fallback", "stray",
                        "opening", "opening_third_fourth", "auction"})
 _NATURAL_KEYS = ("up_to", "new_suit", "partner_suit", "own_suit")   # see Natural
@@ -221,7 +221,7 @@ class Fallback:
                 return None     # passing partner's call: accepting it, not declining to act
             bid = next((c for c in auction.calls[index - 1::-1] if c.is_bid), None)
             over_game = bid is not None and bid.strain is not None and \
-                bid.level >= _GAME_LEVEL[int(bid.strain)]
+                bid.level >= game_level(bid.strain)
             key = "pass_over_game" if over_game else "Pass"
         elif "after_4NT" in table and _after_4nt(auction, index):
             key = "after_4NT"
@@ -781,7 +781,7 @@ def _apply_limits(auction: Auction, system: BiddingSystem,
     side = contract.declarer & 1
     if any(c.is_bid and seat & 1 != side for _, seat, c in auction.seated()):
         return  # the opponents competed: stopping low may not be by choice
-    if contract.level < _GAME_LEVEL[contract.strain]:
+    if contract.level < game_level(contract.strain):
         limit = system.game - 1
     elif contract.level < 6:
         limit = system.slam - 1

@@ -27,11 +27,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .cards import Seat, SeatLike, Strain
+from .cards import Seat, SeatLike, Strain, StrainLike
 from .errors import CardgamesError, ParseError
 
 __all__ = ["Vulnerability", "VulnerabilityLike", "Contract", "contract_and_declarer",
-           "parse_result", "format_result", "score", "score_for", "imps", "IMP_TABLE",
+           "parse_result", "format_result", "score", "score_for", "game_level", "imps",
+           "IMP_TABLE",
            "matchpoints", "matchpoint_percentages", "board_dealer", "board_vulnerability"]
 
 
@@ -378,12 +379,27 @@ def _trick_value(strain: Strain) -> int:
     return 20 if strain in (Strain.DIAMONDS, Strain.CLUBS) else 30
 
 
+def _trick_score(level: int, strain: Strain) -> int:
+    """The trick score of ``level`` undoubled in ``strain`` (the first no-trump trick 40)."""
+    return _trick_value(strain) * level + (10 if strain == Strain.NOTRUMP else 0)
+
+
+def game_level(strain: StrainLike) -> int:
+    """The lowest level at which an undoubled contract in ``strain`` scores a game (a trick
+    score of 100): 3 in no-trump, 4 in a major, 5 in a minor.
+
+    >>> [game_level(s) for s in "NT S H D C".split()]
+    [3, 4, 4, 5, 5]
+
+    :raises ParseError: if ``strain`` is not a strain.
+    """
+    s = Strain.parse(strain)
+    return next(level for level in range(1, 8) if _trick_score(level, s) >= 100)
+
+
 def _made_score(contract: Contract, overtricks: int, vul: bool) -> int:
     value = _trick_value(contract.strain)
-    trick_score = value * contract.level
-    if contract.strain == Strain.NOTRUMP:
-        trick_score += 10  # the first no-trump trick is worth 40
-    trick_score <<= contract.doubled  # x1, x2, x4
+    trick_score = _trick_score(contract.level, contract.strain) << contract.doubled  # x1, x2, x4
 
     total = trick_score
     total += _GAME_BONUS[vul] if trick_score >= 100 else _PART_SCORE_BONUS

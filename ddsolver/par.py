@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from cardgames.cards import Seat, SeatLike, Strain
 from cardgames.errors import ParseError
 from cardgames.hands import Deal
-from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, score, score_for
+from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, game_level, score, score_for
 
 from .solver import DDTable, dd_table
 
@@ -66,10 +66,6 @@ __all__ = ["ParContract", "ParResult", "par"]
 # Strains from the lowest to the highest in the bidding.
 _BIDDING_ORDER = (Strain.CLUBS, Strain.DIAMONDS, Strain.HEARTS, Strain.SPADES, Strain.NOTRUMP)
 _BID_RANK = {strain: i for i, strain in enumerate(_BIDDING_ORDER)}
-
-# The lowest level that earns each bonus: game in NT, the majors and the minors.
-_GAME_LEVEL = {Strain.NOTRUMP: 3, Strain.SPADES: 4, Strain.HEARTS: 4,
-               Strain.DIAMONDS: 5, Strain.CLUBS: 5}
 
 _SIDES = ((Seat.NORTH, Seat.SOUTH), (Seat.EAST, Seat.WEST))
 
@@ -324,8 +320,8 @@ class _Par:
         the lowest level with the same bonus (game or part score; slams are not lowered)."""
         if cand.level >= 6:
             floor = cand.level
-        elif cand.level >= _GAME_LEVEL[cand.strain]:
-            floor = _GAME_LEVEL[cand.strain]
+        elif cand.level >= game_level(cand.strain):
+            floor = game_level(cand.strain)
         else:
             floor = 1
         level = max(floor, cand.level - max(spare - 1, 0))

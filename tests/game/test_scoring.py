@@ -22,6 +22,7 @@ from cardgames.scoring import (
     board_dealer,
     board_vulnerability,
     format_result,
+    game_level,
     imps,
     matchpoint_percentages,
     matchpoints,
@@ -212,6 +213,22 @@ def test_score_agrees_with_endplay_on_every_case():
                     for vul, their_vul in ((False, endplay.Vul.none), (True, endplay.Vul.both)):
                         assert score(contract, tricks, vul) == theirs.score(their_vul), \
                             (str(contract), tricks, vul)
+
+
+@pytest.mark.parametrize("strain", list(Strain))
+def test_game_level_is_the_lowest_level_whose_making_score_holds_a_game_bonus(strain):
+    # Made exactly, not vulnerable, below a slam: a part score comes to at most 140 (trick
+    # score under 100, bonus 50), a game to at least 400 (bonus 300).
+    made = {level: score(Contract(level, strain), 6 + level, False) for level in range(1, 6)}
+    games = [level for level, total in made.items() if total >= 300]
+    assert game_level(strain) == games[0]
+    assert all(made[level] <= 140 for level in range(1, games[0]))
+    assert game_level(strain.name) == game_level(strain)
+
+
+def test_game_level_refuses_what_is_not_a_strain():
+    with pytest.raises(ParseError):
+        game_level("Z")
 
 
 def test_passed_out_board_scores_zero():
