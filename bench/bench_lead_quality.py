@@ -492,13 +492,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick and args.per_file is None:
         args.per_file = 5
     files = args.files or default_files()
+    stop = None
+    if args.stop_z is not None:
+        if not (math.isfinite(args.stop_z) and args.stop_z > 0) or args.min_samples < 2 or \
+                args.batch < 1:
+            die("--stop-z must be a positive number, --min-samples at least 2 and --batch at "
+                "least 1")
+        stop = {"z": args.stop_z, "min_samples": args.min_samples, "batch": args.batch}
     reuse_files, args.reuse = args.reuse, {}
     for path in reuse_files:
         with open(path, encoding="utf-8") as f:
             lines = [json.loads(line) for line in f if line.strip()]
-        stop = None if args.stop_z is None else {"z": args.stop_z,
-                                                 "min_samples": args.min_samples,
-                                                 "batch": args.batch}
         if not lines or lines[0].get("settings", {}).get("samples") != args.samples or \
                 lines[0]["settings"].get("seed") != args.seed or \
                 lines[0]["settings"].get("stop") != stop:
@@ -516,9 +520,8 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = {"samples": args.samples, "seed": args.seed, "system": system.name,
                 "modes": list(args.modes)}
-    if args.stop_z is not None:
-        settings["stop"] = {"z": args.stop_z, "min_samples": args.min_samples,
-                            "batch": args.batch}
+    if stop is not None:
+        settings["stop"] = stop
     if args.contracts != "all":
         settings["contracts"] = args.contracts
     done: dict[tuple[str, int], dict] = {}
