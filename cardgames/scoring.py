@@ -32,8 +32,8 @@ from .errors import CardgamesError, ParseError
 
 __all__ = ["Vulnerability", "VulnerabilityLike", "Contract", "contract_and_declarer",
            "parse_result", "format_result", "score", "score_for", "game_level", "imps",
-           "IMP_TABLE",
-           "matchpoints", "matchpoint_percentages", "board_dealer", "board_vulnerability"]
+           "IMP_TABLE", "matchpoints", "matchpoint_percentages", "board_dealer",
+           "board_vulnerability"]
 
 
 # ---------------------------------------------------------------------------
