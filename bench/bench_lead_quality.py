@@ -566,7 +566,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"# bench_lead_quality: {len(records)} boards, {args.samples} samples a board, "
           f"seed {args.seed}, system {system.name!r}, jobs {args.jobs}")
-    if args.stop_z is not None:
+    if stop is not None:
         used = [r[m]["samples"] for r in records for m in args.modes if "samples" in r.get(m, {})]
         print(f"# adaptive stopping: z {args.stop_z}, at least {args.min_samples} deals, "
               f"checked every {args.batch}; deals solved a board: mean "

@@ -393,8 +393,11 @@ def game_level(strain: StrainLike) -> int:
 
     :raises ParseError: if ``strain`` is not a strain.
     """
-    s = Strain.parse(strain)
-    return next(level for level in range(1, 8) if _trick_score(level, s) >= 100)
+    return _GAME_LEVELS[Strain.parse(strain)]
+
+
+_GAME_LEVELS = {s: next(level for level in range(1, 8) if _trick_score(level, s) >= 100)
+                for s in Strain}
 
 
 def _made_score(contract: Contract, overtricks: int, vul: bool) -> int:

@@ -318,10 +318,11 @@ class _Par:
         """``cand`` bid as low as it can be: each undertrick beyond the first that the
         opponents' best sacrifice would cost past paying allows one level lower, down to
         the lowest level with the same bonus (game or part score; slams are not lowered)."""
+        game = game_level(cand.strain)
         if cand.level >= 6:
             floor = cand.level
-        elif cand.level >= game_level(cand.strain):
-            floor = game_level(cand.strain)
+        elif cand.level >= game:
+            floor = game
         else:
             floor = 1
         level = max(floor, cand.level - max(spare - 1, 0))
