@@ -67,6 +67,8 @@ from bench_env import ROOT, cpu_model, die, git_revision, load_average, prefer_c
 
 prefer_checkout()
 
+from robot_deals import Robot, bids_as  # noqa: E402
+
 from cardgames.bidding import BiddingSystem, default_system, infer, load_system  # noqa: E402
 from cardgames.cards import Strain  # noqa: E402
 from cardgames.constraints import Any, breaks, usual  # noqa: E402
@@ -169,6 +171,15 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
     """The recommended lead of one board in one mode: its group's first card, the group,
     the samples, and the constraints the hidden hands were dealt under."""
     used: dict = {}
+    predicate = None
+    if args.robot is not None and mode == "inference" and board.auction is not None:
+        # BEN's sampler keeps the deals its own bidding would bid as the auction went;
+        # here the robot's.  The real deal must be one of them (else the file is not the
+        # robot's of this seed), a check that tells the analysis nothing of the deal.
+        predicate = bids_as(args.robot, board.auction, board.leader)
+        if not predicate(board.game.deal):
+            return {"error": f"the robot (--robot-reading {args.robot.seed}) does not bid "
+                             "this auction with the real hands", "dealt": {}}
 
     def run(b: LeadBoard, dealt, known):
         used["dealt"] = {s.letter: str(c) for s, c in dealt.items()}
@@ -181,7 +192,8 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
             used["cached"] = True
             return cache[key]
         report = analyse_leads(b.hand, b.contract, b.declarer, b.vulnerability,
-                               constraints=dict(dealt), samples=args.samples, seed=args.seed,
+                               constraints=dict(dealt), predicate=predicate,
+                               samples=args.samples, seed=args.seed,
                                jobs=args.jobs, keep_deals=False,
                                max_seconds=args.max_seconds, stop_z=args.stop_z,
                                min_samples=args.min_samples, batch=args.batch)
@@ -477,6 +489,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-table-lead", action="store_true",
                         help="keep the boards without a lead made too (the robot deals of "
                              "bench/robot_deals.py): the table's columns are left blank")
+    parser.add_argument("--robot-reading", type=int, default=None, metavar="SEED",
+                        help="the auctions are bench/robot_deals.py's of --seed SEED: deal "
+                             "only hidden hands the robot bids as the auction went (BEN's "
+                             "sampler checks its deals with its own bidding so); the "
+                             "inference mode only")
     parser.add_argument("--no-calibration", action="store_true",
                         help="skip the inference's calibration")
     parser.add_argument("--reuse", type=Path, action="append", default=[],
@@ -505,9 +522,10 @@ def main(argv: list[str] | None = None) -> int:
             lines = [json.loads(line) for line in f if line.strip()]
         if not lines or lines[0].get("settings", {}).get("samples") != args.samples or \
                 lines[0]["settings"].get("seed") != args.seed or \
-                lines[0]["settings"].get("stop") != stop:
-            die(f"--reuse {path}: not a run with {args.samples} samples, seed {args.seed} "
-                f"and the same stopping rule")
+                lines[0]["settings"].get("stop") != stop or \
+                lines[0]["settings"].get("robot_reading") != args.robot_reading:
+            die(f"--reuse {path}: not a run with {args.samples} samples, seed {args.seed}, "
+                f"the same stopping rule and the same --robot-reading")
         for r in lines[1:]:
             for mode in MODES:
                 got = r.get(mode, {})
@@ -517,11 +535,18 @@ def main(argv: list[str] | None = None) -> int:
                                        if k not in ("cached", "reused")}
         say(f"--reuse {path}: {len(args.reuse)} answers")
     system = load_system(args.system) if args.system else default_system()
+    args.robot = None
+    if args.robot_reading is not None:
+        if args.robot_reading < 0:
+            die("--robot-reading: the seed of the robot deals, a whole number 0 or more")
+        args.robot = Robot(system, args.robot_reading)
 
     settings = {"samples": args.samples, "seed": args.seed, "system": system.name,
                 "modes": list(args.modes)}
     if stop is not None:
         settings["stop"] = stop
+    if args.robot_reading is not None:
+        settings["robot_reading"] = args.robot_reading
     if args.contracts != "all":
         settings["contracts"] = args.contracts
     done: dict[tuple[str, int], dict] = {}
@@ -566,6 +591,9 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"# bench_lead_quality: {len(records)} boards, {args.samples} samples a board, "
           f"seed {args.seed}, system {system.name!r}, jobs {args.jobs}")
+    if args.robot is not None:
+        print(f"# the hidden hands dealt under the inference and bid by the robot "
+              f"(robot_deals.py, --seed {args.robot_reading}) as the auction went")
     if stop is not None:
         used = [r[m]["samples"] for r in records for m in args.modes if "samples" in r.get(m, {})]
         print(f"# adaptive stopping: z {args.stop_z}, at least {args.min_samples} deals, "

@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -169,6 +170,29 @@ class Robot:
             assert hand is not None
             auction = auction.then(self.call(auction, hand))
         return auction
+
+
+def bids_as(robot: Robot, auction: Auction, known: Seat | None = None
+            ) -> Callable[[Deal], bool]:
+    """A test of a deal: whether the robot, bidding its four hands, makes the calls of
+    ``auction`` -- BEN's sampler's check of its samples against its own bidding, here
+    against the robot's.  The calls of ``known`` (the opening leader, whose hand every
+    sample shares) are not asked again; the test stops at the first call that differs."""
+    calls = list(auction.calls)
+
+    def accept(deal: Deal) -> bool:
+        so_far = Auction(auction.dealer)
+        for call in calls:
+            seat = so_far.next_seat
+            if seat != known:
+                hand = deal[seat]
+                assert hand is not None
+                if robot.call(so_far, hand) != call:
+                    return False
+            so_far = so_far.then(call)
+        return True
+
+    return accept
 
 
 def random_deal(rng: np.random.Generator) -> Deal:

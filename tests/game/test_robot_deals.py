@@ -100,3 +100,24 @@ def test_the_robot_bids_by_the_tables(robot_deals):
     assert auction.contract is not None
     got = infer(auction, default_system()).constraints
     assert got and all(c.accepts(deal[s]) for s, c in got.items())
+
+
+def test_bids_as_keeps_the_deals_the_robot_bids_so(robot_deals, made):
+    """``bids_as`` (the bench's --robot-reading: deals kept only when the robot would bid
+    the auction so) holds every deal the robot bid, and throws out most of them with the
+    hands moved round the table (the same auction from other hands)."""
+    text, _, _ = made
+    robot = robot_deals.Robot(default_system(), seed=7)      # the robot that bid the file
+    kept = rotated = boards = 0
+    for game in loads(text):
+        board = lead_board(game, "robot")
+        if board is None:
+            continue
+        boards += 1
+        test = robot_deals.bids_as(robot, board.auction, board.leader)
+        kept += test(game.deal)
+        # asking the leader's own calls too changes nothing on the deal it bid
+        assert robot_deals.bids_as(robot, board.auction)(game.deal)
+        rotated += test(game.deal.rotate(1))
+    assert kept == boards > 20
+    assert rotated < boards / 2
