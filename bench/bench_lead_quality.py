@@ -72,7 +72,7 @@ from robot_deals import Robot, bids_as  # noqa: E402
 from cardgames.bidding import BiddingSystem, default_system, infer, load_system  # noqa: E402
 from cardgames.cards import Strain  # noqa: E402
 from cardgames.constraints import Any, breaks, usual  # noqa: E402
-from cardgames.errors import CardgamesError  # noqa: E402
+from cardgames.errors import CardgamesError, SamplingError  # noqa: E402
 from cardgames.facts import BoardFacts  # noqa: E402
 from cardgames.lin import open_games  # noqa: E402
 from cardgames.sampling import acceptance_rates  # noqa: E402
@@ -187,7 +187,8 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
         if earlier is not None:
             raise _Reused(earlier)
         key = (b.hand.to_pbn(), str(b.contract), b.vulnerability.name,
-               tuple(sorted(used["dealt"].items())))
+               tuple(sorted(used["dealt"].items())),
+               None if predicate is None else str(b.auction))
         if key in cache:
             used["cached"] = True
             return cache[key]
@@ -200,17 +201,28 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
         cache[key] = report
         return report
 
-    try:
-        report = analyse_board(board, run, system=system if mode == "inference" else None,
-                               solver=Solver())
-    except _Reused as reused:
-        return {**reused.result, "reused": True}
-    except CardgamesError as err:
-        return {"error": str(err), "dealt": used.get("dealt", {})}
+    robot = None if predicate is None else "bids as"
+    while True:
+        try:
+            report = analyse_board(board, run, system=system if mode == "inference" else None,
+                                   solver=Solver())
+            break
+        except _Reused as reused:
+            return {**reused.result, "reused": True}
+        except SamplingError as err:
+            if predicate is None:
+                return {"error": str(err), "dealt": used.get("dealt", {})}
+            # Too few deals the robot bids so within the dealing budget (a rare auction):
+            # the system's reading alone, counted apart, rather than a board left out.
+            predicate, robot = None, "fell back"
+        except CardgamesError as err:
+            return {"error": str(err), "dealt": used.get("dealt", {})}
     best = report.rows[0]
     out = {"lead": str(best.cards[0]), "group": best.label, "samples": report.samples,
            "close": [r.label for r in report.rows[1:] if r.close],
            "dealt": used.get("dealt", {}), "cached": used.get("cached", False)}
+    if robot is not None:
+        out["robot"] = robot
     out.update(criteria(report, BoardFacts(board.game, board.source).scoring))
     return out
 
@@ -592,8 +604,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# bench_lead_quality: {len(records)} boards, {args.samples} samples a board, "
           f"seed {args.seed}, system {system.name!r}, jobs {args.jobs}")
     if args.robot is not None:
+        fell = sum(r.get("inference", {}).get("robot") == "fell back" for r in records)
         print(f"# the hidden hands dealt under the inference and bid by the robot "
-              f"(robot_deals.py, --seed {args.robot_reading}) as the auction went")
+              f"(robot_deals.py, --seed {args.robot_reading}) as the auction went; on {fell} "
+              f"boards too few such deals within --max-seconds: the inference alone")
     if stop is not None:
         used = [r[m]["samples"] for r in records for m in args.modes if "samples" in r.get(m, {})]
         print(f"# adaptive stopping: z {args.stop_z}, at least {args.min_samples} deals, "
