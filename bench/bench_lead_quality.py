@@ -75,7 +75,7 @@ from cardgames.constraints import Any, breaks, usual  # noqa: E402
 from cardgames.errors import CardgamesError, SamplingError  # noqa: E402
 from cardgames.facts import BoardFacts  # noqa: E402
 from cardgames.lin import open_games  # noqa: E402
-from cardgames.sampling import acceptance_rates  # noqa: E402
+from cardgames.sampling import acceptance_rates, check_seed  # noqa: E402
 from ddsolver import Solver  # noqa: E402
 from ddsolver.board_leads import LeadBoard, analyse_board, lead_board  # noqa: E402
 from ddsolver.cli.leads import SCORING_CRITERIA  # noqa: E402
@@ -201,22 +201,25 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
         cache[key] = report
         return report
 
+    def report_of():
+        return analyse_board(board, run, system=system if mode == "inference" else None,
+                             solver=Solver())
+
     robot = None if predicate is None else "bids as"
-    while True:
+    try:
         try:
-            report = analyse_board(board, run, system=system if mode == "inference" else None,
-                                   solver=Solver())
-            break
-        except _Reused as reused:
-            return {**reused.result, "reused": True}
-        except SamplingError as err:
+            report = report_of()
+        except SamplingError:
             if predicate is None:
-                return {"error": str(err), "dealt": used.get("dealt", {})}
+                raise
             # Too few deals the robot bids so within the dealing budget (a rare auction):
             # the system's reading alone, counted apart, rather than a board left out.
             predicate, robot = None, "fell back"
-        except CardgamesError as err:
-            return {"error": str(err), "dealt": used.get("dealt", {})}
+            report = report_of()
+    except _Reused as reused:
+        return {**reused.result, "reused": True}
+    except CardgamesError as err:
+        return {"error": str(err), "dealt": used.get("dealt", {})}
     best = report.rows[0]
     out = {"lead": str(best.cards[0]), "group": best.label, "samples": report.samples,
            "close": [r.label for r in report.rows[1:] if r.close],
@@ -549,8 +552,10 @@ def main(argv: list[str] | None = None) -> int:
     system = load_system(args.system) if args.system else default_system()
     args.robot = None
     if args.robot_reading is not None:
-        if args.robot_reading < 0:
-            die("--robot-reading: the seed of the robot deals, a whole number 0 or more")
+        try:
+            check_seed(args.robot_reading)
+        except ValueError as err:
+            die(f"--robot-reading: {err}")
         args.robot = Robot(system, args.robot_reading)
 
     settings = {"samples": args.samples, "seed": args.seed, "system": system.name,

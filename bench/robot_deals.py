@@ -166,9 +166,7 @@ class Robot:
         """The whole auction of ``deal`` from ``dealer``, each seat bid by the robot."""
         auction = Auction(dealer)
         while not auction.is_complete:
-            hand = deal[auction.next_seat]
-            assert hand is not None
-            auction = auction.then(self.call(auction, hand))
+            auction = auction.then(self.call(auction, _hand(deal, auction.next_seat)))
         return auction
 
 
@@ -178,21 +176,20 @@ def bids_as(robot: Robot, auction: Auction, known: Seat | None = None
     ``auction`` -- BEN's sampler's check of its samples against its own bidding, here
     against the robot's.  The calls of ``known`` (the opening leader, whose hand every
     sample shares) are not asked again; the test stops at the first call that differs."""
-    calls = list(auction.calls)
+    # The auction before each call asked, built once: the test runs on every sampled deal.
+    asked = [(auction[:i], seat, call) for i, seat, call in auction.seated() if seat != known]
 
     def accept(deal: Deal) -> bool:
-        so_far = Auction(auction.dealer)
-        for call in calls:
-            seat = so_far.next_seat
-            if seat != known:
-                hand = deal[seat]
-                assert hand is not None
-                if robot.call(so_far, hand) != call:
-                    return False
-            so_far = so_far.then(call)
-        return True
+        return all(robot.call(before, _hand(deal, seat)) == call
+                   for before, seat, call in asked)
 
     return accept
+
+
+def _hand(deal: Deal, seat: Seat) -> Hand:
+    hand = deal[seat]
+    assert hand is not None
+    return hand
 
 
 def random_deal(rng: np.random.Generator) -> Deal:
