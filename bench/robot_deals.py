@@ -12,8 +12,10 @@ measured on random deals with BEN bidding them.
 The robot, at each turn, looks up the table of the auction's context as
 :func:`cardgames.bidding.infer` does (``BiddingSystem.context``), and of the legal calls
 that table lists whose usual constraint (the system's ``[stray]`` widening left out) the
-hand meets, makes the most specific one: the one the fewest random hands meet.  When none
-fits, or no table knows the context, it passes.  It is a measuring device, not a bidder:
+hand meets, makes the most specific one: the one the fewest random hands meet -- of those
+its partner has a table to answer, or that are natural (a suit bid of five or more, a
+balanced no-trump: an overcall, which partner may pass), while any such call fits.  When
+none fits, or no table knows the context, it passes.  It is a measuring device, not a bidder:
 it never competes by the natural reading or the fallbacks, so its passes there can break
 what the fallback reads into a pass (those leaks are counted by the inference's
 calibration on the file, ``bench_lead_quality.py`` on it, and printed here).
@@ -85,9 +87,10 @@ class Robot:
                     if auction.is_legal(call)]
             # A call partner could not answer by a table (a feature ask, Jacoby 2NT, a
             # double of a weak two) would be passed, as no real partner passes it: made
-            # only when no other call fits.
+            # only when no other call fits.  A natural call (an overcall) may be passed.
             return self._most_specific(hand, [(c, k) for c, k in fits
-                                              if self._answerable(auction, c)]) or \
+                                              if self._natural(c, k) or
+                                              self._answerable(auction, c)]) or \
                 self._most_specific(hand, fits) or PASS
         # No table: pass unless the pass says something the hand breaks (the fallback's
         # "opener passes: at most 18"), or partner's bid below game and the side's points
@@ -105,6 +108,17 @@ class Robot:
         return self._most_specific(
             hand, [(call, self.meaning(auction, call)) for call in CALLS
                    if auction.is_legal(call)]) or PASS
+
+    @staticmethod
+    def _natural(call: Call, c: Constraint) -> bool:
+        """Whether ``call`` is a contract partner can pass: a suit bid showing five or more
+        of its suit, or a no-trump bid showing a balanced hand (two or more in each suit)."""
+        if not call.is_bid:
+            return False
+        least = [lo for lo, _ in usual(c).length_bounds()]
+        if call.strain == Strain.NOTRUMP:
+            return min(least) >= 2
+        return least[int(call.strain)] >= 5
 
     def _answerable(self, auction: Auction, call: Call) -> bool:
         """Whether partner has a table after ``call`` and a pass (a game bid or a pass

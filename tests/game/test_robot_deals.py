@@ -102,6 +102,30 @@ def test_the_robot_bids_by_the_tables(robot_deals):
     assert got and all(c.accepts(deal[s]) for s, c in got.items())
 
 
+def test_the_robot_competes(robot_deals, made):
+    """A natural overcall is made though no table answers it (partner may pass it), a
+    takeout double of a minor is not (partner could not answer it); and the other side
+    bids on a fair share of the deals (at real tables and in robot matches about half)."""
+    robot = robot_deals.Robot(default_system())
+    one_heart = Auction("N").then("1H")
+    assert robot.call(one_heart, Deal.from_pbn(
+        "E:AT873.Q75.A2.Q72 - - -").east).name == "1S"          # 12, five spades
+    assert robot.call(one_heart, Deal.from_pbn(
+        "E:AQ2.Q75.KJ32.Q72 - - -").east).is_pass                # 14, balanced, no suit
+    assert robot.call(Auction("N").then("1C"), Deal.from_pbn(
+        "E:AQ52.KJ75.KJ32.2 - - -").east).is_pass                # 14: no table after 1C X P
+    text, _, _ = made
+    both = boards = 0
+    for game in loads(text):
+        board = lead_board(game, "robot")
+        if board is None:
+            continue
+        boards += 1
+        bids = [seat for _, seat, call in board.auction.seated() if not call.is_pass]
+        both += len({seat in (bids[0], bids[0].partner) for seat in bids}) == 2
+    assert both >= boards / 6          # 9 of 40 here; 2 when overcalls waited for a table
+
+
 def test_bids_as_keeps_the_deals_the_robot_bids_so(robot_deals, made):
     """``bids_as`` (the bench's --robot-reading: deals kept only when the robot would bid
     the auction so) holds every deal the robot bid, and throws out most of them with the
