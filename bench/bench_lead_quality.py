@@ -192,11 +192,13 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
         if key in cache:
             used["cached"] = True
             return cache[key]
+        budget = {} if args.max_attempts is None else {"max_attempts": args.max_attempts}
         report = analyse_leads(b.hand, b.contract, b.declarer, b.vulnerability,
                                constraints=dict(dealt), predicate=predicate,
                                samples=args.samples, seed=args.seed,
                                jobs=args.jobs, keep_deals=False,
                                max_seconds=args.max_seconds, stop_z=args.stop_z,
+                               **budget,
                                min_samples=args.min_samples, batch=args.batch)
         cache[key] = report
         return report
@@ -493,7 +495,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--contracts", choices=("all", "notrump", "suits"), default="all",
                         help="only the boards played in no-trump, or in a suit")
     parser.add_argument("--max-seconds", type=float, default=20.0,
-                        help="dealing time budget per board before giving up (20)")
+                        help="dealing time budget per board before giving up (20); 'inf' "
+                             "for none, so that with --max-attempts which boards cannot be "
+                             "dealt (or fall back, under --robot-reading) does not depend "
+                             "on the host's load")
+    parser.add_argument("--max-attempts", type=int, default=None, metavar="N",
+                        help="random deals a board's dealing may try before giving up "
+                             "(default: ddsolver leads' own)")
     parser.add_argument("--results", type=Path, default=None,
                         help="JSON lines of each board's figures; a run with the same "
                              "settings resumes from it")
@@ -558,6 +566,11 @@ def main(argv: list[str] | None = None) -> int:
             die(f"--robot-reading: {err}")
         args.robot = Robot(system, args.robot_reading)
 
+    if not args.max_seconds > 0 or (args.max_attempts is not None and args.max_attempts < 1):
+        die("--max-seconds must be a positive number (or inf) and --max-attempts at least 1")
+    if math.isinf(args.max_seconds) and args.max_attempts is None:
+        die("--max-seconds inf needs --max-attempts (else a rare board deals for ever)")
+
     settings = {"samples": args.samples, "seed": args.seed, "system": system.name,
                 "modes": list(args.modes)}
     if stop is not None:
@@ -566,6 +579,10 @@ def main(argv: list[str] | None = None) -> int:
         settings["robot_reading"] = args.robot_reading
     if args.contracts != "all":
         settings["contracts"] = args.contracts
+    if args.max_attempts is not None:
+        settings["max_attempts"] = args.max_attempts
+    if math.isinf(args.max_seconds):   # the budget in attempts alone: the same on any host
+        settings["max_seconds"] = "inf"
     done: dict[tuple[str, int], dict] = {}
     if args.results and args.results.exists():
         with open(args.results, encoding="utf-8") as f:
