@@ -192,13 +192,11 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
         if key in cache:
             used["cached"] = True
             return cache[key]
-        budget = {} if args.max_attempts is None else {"max_attempts": args.max_attempts}
         report = analyse_leads(b.hand, b.contract, b.declarer, b.vulnerability,
                                constraints=dict(dealt), predicate=predicate,
                                samples=args.samples, seed=args.seed,
                                jobs=args.jobs, keep_deals=False,
-                               max_seconds=args.max_seconds, stop_z=args.stop_z,
-                               **budget,
+                               stop_z=args.stop_z, **args.budget,
                                min_samples=args.min_samples, batch=args.batch)
         cache[key] = report
         return report
@@ -570,6 +568,10 @@ def main(argv: list[str] | None = None) -> int:
         die("--max-seconds must be a positive number (or inf) and --max-attempts at least 1")
     if math.isinf(args.max_seconds) and args.max_attempts is None:
         die("--max-seconds inf needs --max-attempts (else a rare board deals for ever)")
+    # analyse_leads' dealing budget: its own attempts unless --max-attempts says
+    args.budget = {"max_seconds": args.max_seconds}
+    if args.max_attempts is not None:
+        args.budget["max_attempts"] = args.max_attempts
 
     settings = {"samples": args.samples, "seed": args.seed, "system": system.name,
                 "modes": list(args.modes)}

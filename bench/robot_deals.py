@@ -87,10 +87,9 @@ class Robot:
                     if auction.is_legal(call)]
             # A call partner could not answer by a table (a feature ask, Jacoby 2NT, a
             # double of a weak two) would be passed, as no real partner passes it: made
-            # only when no other call fits.  A natural call (an overcall) may be passed.
+            # only when no other call fits.
             return self._most_specific(hand, [(c, k) for c, k in fits
-                                              if self._natural(c, k) or
-                                              self._answerable(auction, c)]) or \
+                                              if self._answerable(auction, c, k)]) or \
                 self._most_specific(hand, fits) or PASS
         # No table: pass unless the pass says something the hand breaks (the fallback's
         # "opener passes: at most 18"), or partner's bid below game and the side's points
@@ -109,22 +108,18 @@ class Robot:
             hand, [(call, self.meaning(auction, call)) for call in CALLS
                    if auction.is_legal(call)]) or PASS
 
-    @staticmethod
-    def _natural(call: Call, c: Constraint) -> bool:
-        """Whether ``call`` is a contract partner can pass: a suit bid showing five or more
-        of its suit, or a no-trump bid showing a balanced hand (two or more in each suit)."""
-        if not call.is_bid:
-            return False
-        least = [lo for lo, _ in usual(c).length_bounds()]
-        if call.strain == Strain.NOTRUMP:
-            return min(least) >= 2
-        return least[int(call.strain)] >= 5
-
-    def _answerable(self, auction: Auction, call: Call) -> bool:
-        """Whether partner has a table after ``call`` and a pass (a game bid or a pass
-        needs none)."""
+    def _answerable(self, auction: Auction, call: Call, shows: Constraint) -> bool:
+        """Whether partner can answer ``call`` (which ``shows`` that hand): by a table
+        after it and a pass, or by passing it -- a pass, a game bid, or a natural call (a
+        suit bid of five or more of its suit, a no-trump bid of a balanced hand: an
+        overcall) need no table."""
         if call.is_pass or (call.is_bid and call.level >= game_level(call.strain)):
             return True
+        if call.is_bid:
+            least = [lo for lo, _ in usual(shows).length_bounds()]
+            if (min(least) >= 2 if call.strain == Strain.NOTRUMP
+                    else least[int(call.strain)] >= 5):
+                return True
         after = auction.then(call)
         if after.is_complete or not after.is_legal(PASS):
             return True
