@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgames.auction import Auction
+from cardgames.auction import Auction, Call
 from cardgames.bidding import default_system, infer
 from cardgames.cards import Seat, Strain
 from cardgames.hands import Deal
@@ -93,13 +93,51 @@ def test_the_robot_bids_by_the_tables(robot_deals):
     a = a.then("1NT", "P")
     assert robot.call(a, deal.south).name in ("2C", "3NT")             # 13, four hearts
     weak = Deal.from_pbn("N:KQT98.52.J84.743 A4.AK3.KQ52.AQ86 J73.QJ9874.A6.K2 652.T6.T973.JT95")
-    assert robot.call(Auction("N"), weak.north).name == "2S"           # 6, five spades
+    assert robot.call(Auction("N"), weak.north).is_pass                # 6, five spades
     # every call it makes is one the system reads as a hand like the one that made it
     auction = robot.auction(deal, Seat.NORTH)
     assert auction.dealer == Seat.NORTH and auction.is_complete
     assert auction.contract is not None
     got = infer(auction, default_system()).constraints
     assert got and all(c.accepts(deal[s]) for s, c in got.items())
+
+
+def test_the_robot_preempts_as_a_standard_card(robot_deals, made):
+    """The system reads a weak two from five cards and a three-bid from six (real players
+    stray so); the robot makes them as a standard card does: six cards, seven, 5-10 HCP,
+    the strong 2C with 22 or more.  Before, the most specific call made them from every
+    such hand and 41% of its deals opened with a weak two or a preempt (real: 6-15%)."""
+    robot = robot_deals.Robot(default_system())
+    opening = Auction("N")
+    for hand, call in (("KQT987.52.J84.74", "2S"),      # 6, six spades
+                       ("KQT9872.5.J84.74", "3S"),      # 6, seven spades
+                       ("KQT98.52.J84.743", "P"),       # 6, five spades
+                       ("KQT987.AK2.84.74", "1S"),      # 12
+                       ("AKQ95.AK4.AQ5.K2", "2C"),      # 25
+                       ("AKQ95.AK42.A85.2", "1S")):     # 20, four losers
+        got = robot.call(opening, Deal.from_pbn(f"N:{hand} - - -").north)
+        assert got == Call.parse(call), hand
+    text, _, _ = made
+    openings = [next((c for c in game.auction if c.is_bid), None)
+                for game in map(lambda g: lead_board(g, "robot"), loads(text)) if game]
+    preempts = [c for c in openings if c is not None and c.name not in ("2C", "2NT")
+                and c.level >= 2]
+    assert len(preempts) <= len(openings) / 4     # 41% before
+
+
+def test_the_opener_bids_over_a_new_suit(robot_deals):
+    """A new suit from partner is forcing: the opener finds a rebid where no table of
+    the system lists one (1C-1D with four hearts, read as natural) instead of passing."""
+    robot = robot_deals.Robot(default_system())
+    auction = Auction("N").then("1C", "P", "1D", "P")
+    got = robot.call(auction, Deal.from_pbn("N:A2.KJ75.Q3.KJ852 - - -").north)
+    assert got == Call.parse("1H")
+    # not when partner's call was a raise, no-trump, or the other side came in
+    assert robot.call(Auction("N").then("1C", "P", "1NT", "P"),
+                      Deal.from_pbn("N:A2.KJ75.Q3.KJ852 - - -").north).is_pass
+    assert not robot._forced(Auction("N").then("1C", "1S", "1NT", "P"))
+    assert not robot._forced(Auction("N").then("1H", "P", "2H", "P"))
+    assert robot._forced(Auction("N").then("1H", "P", "2C", "P"))
 
 
 def test_the_robot_competes(robot_deals, made):
