@@ -50,7 +50,7 @@ prefer_checkout()
 from cardgames.cards import Card, Seat  # noqa: E402
 from cardgames.hands import Deal, Hand  # noqa: E402
 from cardgames.play import Position  # noqa: E402
-from cardgames.worlds import View, deal_worlds  # noqa: E402
+from cardgames.worlds import View, Worlds, deal_worlds  # noqa: E402
 from ddsolver import Solver  # noqa: E402
 from ddsolver.alphamu import alphamu  # noqa: E402
 
@@ -58,7 +58,7 @@ from ddsolver.alphamu import alphamu  # noqa: E402
 def positions(count: int, seed: int) -> list[tuple[Deal, Position, Seat]]:
     """Random deals played at random for 3 to 7 tricks, declarer's side on lead."""
     rng = np.random.default_rng(seed)
-    out = []
+    out: list[tuple[Deal, Position, Seat]] = []
     while len(out) < count:
         perm = rng.permutation(52)
         deal = Deal(tuple(Hand.from_cards(Card.from_index(int(j)) for j in perm[i::4])
@@ -98,7 +98,7 @@ def best_play(solver: Solver, deal: Deal, played: list[Card], cards: int) -> lis
     return played
 
 
-def decisions(count: int, seed: int, solver: Solver) -> dict[str, list]:
+def decisions(count: int, seed: int, solver: Solver) -> dict[str, list[tuple[Deal, View]]]:
     """The first-trick and mid-deal decisions: (deal, view) pairs."""
     first, mid = [], []
     for deal in three_nt_deals(count, seed, solver):
@@ -113,7 +113,8 @@ def decisions(count: int, seed: int, solver: Solver) -> dict[str, list]:
     return {"first": first, "mid": mid}
 
 
-def time_decisions(cases: list, worlds: int, depth: int, seed: int) -> tuple[float, float, int]:
+def time_decisions(cases: list[tuple[Deal, View]], worlds: int, depth: int, seed: int
+                   ) -> tuple[float, float, int]:
     """Mean CPU seconds per decision, as it is and on the reference leaves, and the number
     of cards whose answers disagree (there must be none)."""
     fast = ref = 0.0
@@ -137,8 +138,10 @@ def time_decisions(cases: list, worlds: int, depth: int, seed: int) -> tuple[flo
 
 
 def view_of(deal: Deal, pos: Position, declarer: Seat) -> View:
-    return View.make(declarer, {declarer: deal[declarer], declarer.partner:
-                                deal[declarer.partner]}, "NT", declarer.lho, pos.played)
+    own, dummy = deal[declarer], deal[declarer.partner]
+    assert own is not None and dummy is not None  # the deals here are full deals
+    return View.make(declarer, {declarer: own, declarer.partner: dummy}, "NT", declarer.lho,
+                     pos.played)
 
 
 def need_of(solver: Solver, deal: Deal, pos: Position, declarer: Seat) -> int:
@@ -165,12 +168,12 @@ def main() -> int:
           f"{args.worlds} worlds, seed {args.seed}, one core (CPU time); as it is against "
           "the same search on its former leaves")
     print(f"  {'decision':<34} {'s/decision':>10} {'former':>8} {'ratio':>6}  target")
-    cases = decisions(args.deals, args.seed, solver)
+    by_kind = decisions(args.deals, args.seed, solver)
     failed = 0
     for name, key, m, target in (("first trick (dummy to play), M = 2", "first", 2, 0.2),
                                  ("first trick (dummy to play), M = 3", "first", 3, 1.0),
                                  ("mid-deal (6 tricks left), M = 4", "mid", 4, 1.0)):
-        fast, ref, bad = time_decisions(cases[key], args.worlds, m, args.seed)
+        fast, ref, bad = time_decisions(by_kind[key], args.worlds, m, args.seed)
         failed += bad
         print(f"  {name:<34} {fast:>10.3f} {ref:>8.3f} {ref / fast:>5.0f}x  <= {target} s"
               f"{'' if fast <= target else '  (missed)'}"
@@ -178,7 +181,7 @@ def main() -> int:
     if failed:
         return 1
     print()
-    cases = []  # type: ignore[assignment]
+    cases: list[tuple[Deal, Position, Seat, View, Worlds, int]] = []
     for i, (deal, pos, declarer) in enumerate(positions(args.positions, args.seed)):
         view = view_of(deal, pos, declarer)
         worlds = deal_worlds(view, samples=args.worlds, seed=args.seed + i, exhaustive=False)

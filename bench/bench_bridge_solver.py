@@ -40,14 +40,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench_dds import _progress, _timed, warm_up
 from bench_deals import DEFAULT_LARGEST, random_boards, read_dds_txt
 from bench_env import ROOT, cpu_model, cpus, die, git_revision, load_average, prefer_checkout, python_text, say
 from dds_peer import Dds, masks
 from our_solver import Ours
+
+if TYPE_CHECKING:
+    from cardgames import Deal, Hand
 
 PEER = ROOT.parent / "shared" / "peers" / "bridge-solver"
 TRAINING_DEAL = Path("hard_deals") / "deal.8"   # the deal its profile-guided build trains on
@@ -97,7 +102,8 @@ def build_peer(folder: Path, flags: list[str]) -> tuple[Path | None, str]:
     return solver, f"built with g++ ({opts}), profile-guided on {TRAINING_DEAL}"
 
 
-def build_fastest_peer(folder: Path, deals: list) -> tuple[Path | None, str]:
+def build_fastest_peer(folder: Path, deals: list[tuple[Deal, int, int]]
+                       ) -> tuple[Path | None, str]:
     """bridge-solver as its makefile builds it and, where that build uses BMI2, also
     without BMI2; the one that solves ``deals`` (tables, the fastest of two runs each) in
     less CPU time is kept.  Its PEXT/PDEP are microcoded on AMD CPUs before Zen 3 (tens
@@ -127,10 +133,11 @@ def build_fastest_peer(folder: Path, deals: list) -> tuple[Path | None, str]:
     return binary, f"{how} {note}"
 
 
-def deal_text(deal) -> str:
+def deal_text(deal: Deal) -> str:
     """The deal in bridge-solver's file format: North, West, East, South a line each,
     suits spades to clubs, ``-`` for a void."""
-    def hand(h) -> str:
+    def hand(h: Hand | None) -> str:
+        assert h is not None  # the deals timed are full deals
         return " ".join(suit or "-" for suit in h.to_pbn().split("."))
     n, e, s, w = deal.hands
     return "\n".join(hand(h) for h in (n, w, e, s)) + "\n"
@@ -157,7 +164,7 @@ def parse_table(text: str) -> tuple[tuple[int, ...], ...]:
 class BridgeSolver:
     """One bridge-solver binary, a process per table."""
 
-    def __init__(self, binary: Path, folder: Path):
+    def __init__(self, binary: Path, folder: Path) -> None:
         self.binary = binary
         self.file = folder / "deal.txt"
         self.startup = 0.0
@@ -174,10 +181,10 @@ class BridgeSolver:
                                f"{done.stderr[-300:]}")
         return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
 
-    def prepare(self, deal) -> None:
+    def prepare(self, deal: Deal) -> None:
         self.file.write_text(deal_text(deal))
 
-    def measure_startup(self, deal, runs: int) -> float:
+    def measure_startup(self, deal: Deal, runs: int) -> float:
         """The median CPU time of ``solver -o`` (read and print the deal, no solving)."""
         self.prepare(deal)
         self.startup = statistics.median(self._run(["-o"])[0] for _ in range(runs))
@@ -216,8 +223,8 @@ def _over(a: float, b: float) -> float:
     return a / b if b > 0 else float("inf")
 
 
-def race(index: int, deal, ours: Ours, dds: Dds, bs: BridgeSolver, forget, repeat: int,
-         problems: list[str], label: str) -> Row:
+def race(index: int, deal: Deal, ours: Ours, dds: Dds, bs: BridgeSolver,
+         forget: Callable[[], None], repeat: int, problems: list[str], label: str) -> Row:
     """The three tables of ``deal``, each solver timed ``repeat`` times, the order of the
     three rotated by deal and by repeat; the fastest time of each counts, the first
     answers are checked."""
@@ -226,19 +233,19 @@ def race(index: int, deal, ours: Ours, dds: Dds, bs: BridgeSolver, forget, repea
     times: dict[str, list[float]] = {"ours": [], "dds": [], "bs": []}
     answers: dict[str, object] = {}
 
-    def run_ours():   # an exception of ours is its answer: reported as a disagreement
+    def run_ours() -> None:   # an exception of ours is its answer: reported as a disagreement
         t = _timed(lambda: ours.table(deal))
         times["ours"].append(t.cpu)
         answers.setdefault("ours", t.result)
 
-    def run_dds():
+    def run_dds() -> None:
         t = _timed(lambda: dds.table(tdl))
         if isinstance(t.result, Exception):
             raise t.result  # DDS failing means a broken harness, not a finding
         times["dds"].append(t.cpu)
         answers.setdefault("dds", dds.table_rows(t.result))
 
-    def run_bs():
+    def run_bs() -> None:
         t, rows = bs.table()
         times["bs"].append(t)
         answers.setdefault("bs", rows)

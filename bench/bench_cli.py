@@ -25,10 +25,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench_deals import shuffled_deals, write_pbn
 from bench_env import ROOT, cpus, die, git_revision, load_average, prefer_checkout
 from dds_peer import SEAT_LETTERS, STRAIN_LETTERS, Dds
+
+if TYPE_CHECKING:
+    from cardgames import Deal
 
 prefer_checkout()  # measure this checkout, not an installed copy
 try:
@@ -37,7 +41,8 @@ except ImportError as err:  # pragma: no cover - an unbuilt checkout
     die(f"cannot import ddsolver ({err}); build it with `python setup.py build_ext --inplace`")
 
 
-def time_dds(dds: Dds, deals: list) -> tuple[tuple[float, float], list[dict[str, dict[str, int]]]]:
+def time_dds(dds: Dds, deals: list[Deal]
+             ) -> tuple[tuple[float, float], list[dict[str, dict[str, int]]]]:
     """Wall and CPU seconds of DDS's CalcAllTables on ``deals`` (on the threads last set),
     endplay's conversions included, and the tables as ``{seat: {strain: tricks}}``, the
     layout of our JSON output."""
@@ -92,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         die(str(err))
     deals = shuffled_deals(args.seed, args.deals)
     disagreements = 0
-    rows = []
+    rows: list[tuple[int, tuple[float, float], tuple[float, float]]] = []
     with tempfile.TemporaryDirectory(prefix="bench_cli_") as tmp:
         pbn_path = Path(tmp) / "boards.pbn"
         write_pbn(deals, pbn_path)
@@ -142,9 +147,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{c_ours / w_ours:>13.2f}  {c_dds / w_dds:>12.2f}")
     if len(rows) > 1:
         base = rows[0]
-        for jobs, ours, theirs in rows[1:]:
+        for jobs, t_ours, t_dds in rows[1:]:
             print(f"speed-up jobs {jobs} over jobs {base[0]} (wall): ours "
-                  f"{base[1][0] / ours[0]:.2f}x, DDS {base[2][0] / theirs[0]:.2f}x")
+                  f"{base[1][0] / t_ours[0]:.2f}x, DDS {base[2][0] / t_dds[0]:.2f}x")
     print("cpu/wall near the job count means every thread really ran at once; the cpu "
           "ratio is the steadier figure on a busy machine")
     if load > cpus():

@@ -74,6 +74,14 @@ def start_cluster(workers: int) -> tuple[distributed.LocalCluster, distributed.C
     return cluster, client, time.perf_counter() - start
 
 
+def scheduler_address(client: distributed.Client) -> str:
+    """The address ``client`` reaches its scheduler at."""
+    scheduler = client.scheduler
+    # (None only before the client connects; this one was made on a started cluster)
+    assert scheduler is not None and scheduler.address is not None
+    return scheduler.address
+
+
 def _noop(x: int) -> int:
     return x
 
@@ -132,8 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         runs = {
             "--jobs 1": ("--jobs", "1"),
             "--jobs 2": ("--jobs", "2"),
-            "local:1": ("--scheduler", clusters[1][1].scheduler.address),
-            "local:2": ("--scheduler", clusters[2][1].scheduler.address),
+            "local:1": ("--scheduler", scheduler_address(clusters[1][1])),
+            "local:2": ("--scheduler", scheduler_address(clusters[2][1])),
         }
         times: dict[str, list[float]] = {name: [] for name in runs}
         names = list(runs)

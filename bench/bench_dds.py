@@ -35,15 +35,19 @@ import importlib
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bench_dds_report import Run, Sample, Section, report
 from bench_deals import DEFAULT_LARGEST, random_boards, read_dds_txt
 from bench_env import BENCH, ROOT, die, load_average, peak_rss_mb, prefer_checkout, say
 from dds_peer import SEAT_LETTERS, STRAIN_LETTERS, Dds, masks
 from our_solver import Ours
+
+if TYPE_CHECKING:
+    from cardgames import Card, Deal
 
 SECTIONS = ("table", "lead", "solve", "nodes", "largest", "jobs")
 
@@ -54,7 +58,7 @@ SECTIONS = ("table", "lead", "solve", "nodes", "largest", "jobs")
 class Timing:
     wall: float
     cpu: float
-    result: object    # the answer, or the exception our solver raised
+    result: Any       # the answer (ours or DDS's raw result), or the exception ours raised
 
 
 def _timed(fn: Callable[[], object]) -> Timing:
@@ -105,24 +109,27 @@ def sample(label: str, pbn: str, what: str, o: Timing, d: Timing) -> Sample:
     return Sample(label, pbn, what, o.wall, d.wall, o.cpu, d.cpu)
 
 
-def _progress(iterable, desc: str, total: int):
+T = TypeVar("T")
+
+
+def _progress(iterable: Iterable[T], desc: str, total: int) -> Iterator[T]:
     from tqdm import tqdm
     return tqdm(iterable, desc=f"{desc:<13}", total=total, file=sys.stderr, unit="deal",
                 mininterval=1.0, dynamic_ncols=True)
 
 
-def _table_text(rows) -> str:
+def _table_text(rows: Sequence[Sequence[int]]) -> str:
     return " ".join(f"{SEAT_LETTERS[d]}:" + ",".join(str(rows[d][s]) for s in range(5))
                     for d in range(4))
 
 
-def _diff_scores(ours: dict, dds: dict) -> str:
+def _diff_scores(ours: dict[Card, int], dds: dict[Card, int]) -> str:
     keys = sorted(set(ours) | set(dds), key=lambda c: c.index)
     return ", ".join(f"{c}: ours {ours.get(c, '-')} DDS {dds.get(c, '-')}"
                      for c in keys if ours.get(c) != dds.get(c))
 
 
-def check_table(run: Run, where: str, ours, dds_rows) -> None:
+def check_table(run: Run, where: str, ours: Any, dds_rows: tuple[tuple[int, ...], ...]) -> None:
     if isinstance(ours, Exception):
         run.disagree(f"{where}: ours raised {type(ours).__name__}: {ours}")
     elif tuple(map(tuple, ours)) != dds_rows:
@@ -130,7 +137,7 @@ def check_table(run: Run, where: str, ours, dds_rows) -> None:
                      f"    ours {_table_text(ours)}\n    DDS  {_table_text(dds_rows)}")
 
 
-def check_lead(run: Run, where: str, ours, dds_scores: dict) -> None:
+def check_lead(run: Run, where: str, ours: Any, dds_scores: dict[Card, int]) -> None:
     if isinstance(ours, Exception):
         run.disagree(f"{where}: ours raised {type(ours).__name__}: {ours}")
     elif dict(ours) != dds_scores:
@@ -167,8 +174,8 @@ def warm_up(ours: Ours, dds: Dds, seed: int) -> Callable[[], None]:
     return forget
 
 
-def bench_random(run: Run, ours: Ours, dds: Dds, boards, sections: set[str],
-                 forget: Callable[[], None], repeat: int) -> None:
+def bench_random(run: Run, ours: Ours, dds: Dds, boards: list[tuple[Deal, int, int]],
+                 sections: set[str], forget: Callable[[], None], repeat: int) -> None:
     """Sections table, lead, solve on the random boards, one section after another, so
     that consecutive questions are always about different deals."""
     if "table" in sections:
@@ -176,11 +183,13 @@ def bench_random(run: Run, ours: Ours, dds: Dds, boards, sections: set[str],
         sec = Section("table")
         nodes: dict[int, int] = {}  # deal -> nodes of its first table (repeats search again)
 
-        def table(i, deal):
+        def table(i: int, deal: Deal) -> tuple[tuple[int, ...], ...]:
             n0 = ours.nodes
             rows = ours.table(deal)
             if n0 is not None:
-                nodes.setdefault(i, ours.nodes - n0)
+                n1 = ours.nodes
+                assert n1 is not None  # the core counted nodes before the table
+                nodes.setdefault(i, n1 - n0)
             return rows
         for i, (deal, _, _) in enumerate(_progress(boards, "table", len(boards))):
             tdl = dds.table_input(masks(deal))
@@ -225,7 +234,8 @@ def bench_random(run: Run, ours: Ours, dds: Dds, boards, sections: set[str],
         run.sections.append(sec)
 
 
-def bench_nodes(run: Run, ours: Ours, dds: Dds, boards, forget: Callable[[], None]) -> None:
+def bench_nodes(run: Run, ours: Ours, dds: Dds, boards: list[tuple[Deal, int, int]],
+                forget: Callable[[], None]) -> None:
     """Untimed by race(): the full table of each deal by both solvers with the trick-start
     nodes each searched (DDS through its own table loop, see Dds.table_nodes), and the CPU
     time of those calls, so a change is judged on nodes and on time per node apart."""
@@ -307,8 +317,9 @@ def bench_largest(run: Run, ours: Ours, dds: Dds, path: Path, limit: int | None,
     if limit is not None:
         boards = boards[:limit]
     tables, leads = Section("largest table"), Section("largest lead")
-    first_seen: dict = {}
-    repeats = tables.extra["repeats"] = {}
+    first_seen: dict[Deal, int] = {}
+    repeats: dict[str, str] = {}
+    tables.extra["repeats"] = repeats
     for b in boards:
         if b.deal in first_seen:
             repeats[f"largest #{b.number}"] = f"#{first_seen[b.deal]}"
@@ -347,13 +358,15 @@ def bench_largest(run: Run, ours: Ours, dds: Dds, path: Path, limit: int | None,
 
 # ---- dd_tables on 2 threads -----------------------------------------------------------------
 
-def bench_jobs(run: Run, ours: Ours, dds: Dds, boards, reference: dict[int, tuple]) -> None:
+def bench_jobs(run: Run, ours: Ours, dds: Dds, boards: list[tuple[Deal, int, int]],
+               reference: dict[int, tuple]) -> None:
     """Wall time of ``dd_tables(deals, jobs=2)`` over ``jobs=1`` on the same deals; the
     answers are checked against DDS (tables from the table section, or solved here).
 
     Timed in the order 1, 2, 2, 1 and compared as sums: a host whose speed drifts during
     the section (other tenants of the machine) then weighs on both job counts alike,
     instead of on whichever ran second."""
+    assert ours.dd_tables is not None  # main skips this section without the facade's
     deals = [deal for deal, _, _ in boards]
     sec = Section("jobs")
     for i, deal in enumerate(deals):
@@ -466,7 +479,8 @@ def main(argv: list[str] | None = None) -> int:
         die(str(err))
     if ours.facade_error:
         say(f"note: the facade did not import ({ours.facade_error}); timing the raw core")
-    env = {"sections": args.sections, "rss_start": peak_rss_mb(), "load": [load_average()]}
+    env: dict[str, Any] = {"sections": args.sections, "rss_start": peak_rss_mb(),
+                           "load": [load_average()]}
     forget = warm_up(ours, dds, args.seed)
 
     run = Run()

@@ -8,12 +8,18 @@ change here changes what every later log looks like.
 
 from __future__ import annotations
 
+import argparse
 import shlex
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from bench_env import cpu_model, cpus, git_revision, load_average, peak_rss_mb, python_text, say
+
+if TYPE_CHECKING:
+    from dds_peer import Dds
+    from our_solver import Ours
 
 # Targets from issue 11 ("Faster than DDS").  kind "mean": the mean per-deal ratio of CPU
 # times; "max": every deal; "ratio": one figure.
@@ -46,7 +52,7 @@ class Sample:
 class Section:
     name: str
     samples: list[Sample] = field(default_factory=list)
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -102,7 +108,8 @@ def nodes_lines(sec: Section) -> list[str]:
     return lines
 
 
-def report(run: Run, ours, dds, args, argv: list[str], env: dict) -> None:
+def report(run: Run, ours: Ours, dds: Dds, args: argparse.Namespace, argv: list[str],
+           env: dict[str, Any]) -> None:
     """Print the summary of ``run`` on stdout: the header (command, machine, both solvers),
     a line per section, the largest.txt boards, jobs, nodes, memory, the worst deals and
     the answers' verdict.  ``ours`` is an :class:`our_solver.Ours`, ``dds`` a
@@ -181,8 +188,8 @@ def report(run: Run, ours, dds, args, argv: list[str], env: dict) -> None:
     if largest:
         out.append("")
         out.append("largest.txt, per board: wall ms ours / DDS = ratio (cpu ratio)")
-        repeats = next((s.extra.get("repeats", {}) for s in run.sections
-                        if s.name == "largest table"), {})
+        repeats: dict[str, str] = next((s.extra.get("repeats", {}) for s in run.sections
+                                        if s.name == "largest table"), {})
         tables = {x.label: x for x in largest.get("largest table", [])}
         leads = {x.label: x for x in largest.get("largest lead", [])}
         for label in dict.fromkeys([*tables, *leads]):

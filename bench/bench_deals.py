@@ -18,31 +18,35 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bench_env import ROOT
 from dds_peer import expand_groups
 
+if TYPE_CHECKING:
+    from cardgames import Card, Deal
+
 DEFAULT_LARGEST = ROOT.parent / "shared" / "data" / "dds-hands" / "largest.txt"
 
 
-def random_boards(seed: int, n: int) -> list[tuple]:
+def random_boards(seed: int, n: int) -> list[tuple[Deal, int, int]]:
     """``n`` seeded random deals, each with a random contract: ``(deal, strain, declarer)``.
     Drawn one deal at a time, so the first k boards are the same for any n >= k."""
     from cardgames.minimax import random_ending
     rng = random.Random(seed)
-    boards = []
+    boards: list[tuple[Deal, int, int]] = []
     for _ in range(n):
         deal = random_ending(rng, 13)
         boards.append((deal, rng.randrange(5), rng.randrange(4)))
     return boards
 
 
-def shuffled_deals(seed: int, n: int) -> list:
+def shuffled_deals(seed: int, n: int) -> list[Deal]:
     """``n`` seeded random deals: the pack shuffled and dealt 13 cards to each hand."""
     from cardgames.cards import ALL_CARDS
     from cardgames.hands import Deal, Hand
     rng = random.Random(seed)
-    deals = []
+    deals: list[Deal] = []
     for _ in range(n):
         cards = list(ALL_CARDS)
         rng.shuffle(cards)
@@ -50,7 +54,7 @@ def shuffled_deals(seed: int, n: int) -> list:
     return deals
 
 
-def write_pbn(deals: list, path: Path) -> None:
+def write_pbn(deals: list[Deal], path: Path) -> None:
     """A PBN file of ``deals`` as boards 1, 2, ..., with the standard dealer and
     vulnerability rotation."""
     from cardgames.scoring import board_dealer, board_vulnerability
@@ -66,11 +70,11 @@ def write_pbn(deals: list, path: Path) -> None:
 @dataclass
 class FileBoard:
     number: int
-    deal: object
+    deal: Deal
     trump: int
     first: int
     table: tuple[tuple[int, ...], ...]   # rows[declarer][strain], from the file
-    fut: dict                           # {Card: score}, from the file
+    fut: dict[Card, int]                # {Card: score}, from the file
 
 
 def read_dds_txt(path: Path) -> list[FileBoard]:
@@ -82,7 +86,7 @@ def read_dds_txt(path: Path) -> list[FileBoard]:
     """
     from cardgames import Deal
     boards: list[FileBoard] = []
-    pending: dict = {}
+    pending: dict[str, Any] = {}
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         tag, _, rest = line.strip().partition(" ")
         try:

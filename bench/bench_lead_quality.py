@@ -59,7 +59,7 @@ import math
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,16 +70,17 @@ prefer_checkout()
 from robot_deals import Robot, bids_as  # noqa: E402
 
 from cardgames.bidding import BiddingSystem, default_system, infer, load_system  # noqa: E402
-from cardgames.cards import Strain  # noqa: E402
-from cardgames.constraints import Any, breaks, usual  # noqa: E402
+from cardgames.cards import Card, Seat, SeatLike, Strain  # noqa: E402
+from cardgames.constraints import Any, Constraint, breaks, usual  # noqa: E402
 from cardgames.errors import CardgamesError, SamplingError  # noqa: E402
 from cardgames.facts import BoardFacts  # noqa: E402
+from cardgames.hands import Hand  # noqa: E402
 from cardgames.lin import open_games  # noqa: E402
 from cardgames.sampling import acceptance_rates, check_seed  # noqa: E402
 from ddsolver import Solver  # noqa: E402
 from ddsolver.board_leads import LeadBoard, analyse_board, lead_board  # noqa: E402
 from ddsolver.cli.leads import SCORING_CRITERIA  # noqa: E402
-from ddsolver.leads import analyse_leads  # noqa: E402
+from ddsolver.leads import LeadReport, analyse_leads  # noqa: E402
 from ddsolver.stats import compare  # noqa: E402
 
 REALPBN = ROOT.parent / "shared" / "realpbn"
@@ -127,7 +128,7 @@ def auction_boards(path: Path, left: Counter) -> Iterator[LeadBoard]:
 
 def qualifying(paths: Iterable[Path], skipped: dict[str, Skipped], per_file: int | None,
                contracts: str = "all", need_lead: bool = True
-               ) -> Iterator[tuple[str, LeadBoard, object]]:
+               ) -> Iterator[tuple[str, LeadBoard, Card | None]]:
     """(file, board, the lead made) for every board with a complete deal, an auction and
     the lead made at the table (with ``need_lead`` False, a board without one too: the
     lead None); what is left out is counted in ``skipped`` by reason."""
@@ -160,7 +161,7 @@ class _Reused(Exception):
         self.result = result
 
 
-def question(file: str, line: int, dealt: dict) -> tuple:
+def question(file: str, line: int | None, dealt: dict) -> tuple:
     """A board and the constraints its hidden hands are dealt under: with the same seed
     and samples the analysis gives the same answer (it is deterministic)."""
     return (file, line, tuple(sorted(dealt.items())))
@@ -177,11 +178,14 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
         # here the robot's.  The real deal must be one of them (else the file is not the
         # robot's of this seed), a check that tells the analysis nothing of the deal.
         predicate = bids_as(args.robot, board.auction, board.leader)
-        if not predicate(board.game.deal):
+        deal = board.game.deal
+        assert deal is not None  # auction_boards keeps the boards with a complete deal
+        if not predicate(deal):
             return {"error": f"the robot (--robot-reading {args.robot.seed}) does not bid "
                              "this auction with the real hands", "dealt": {}}
 
-    def run(b: LeadBoard, dealt, known):
+    def run(b: LeadBoard, dealt: Mapping[Seat, Constraint | str],
+            known: Mapping[Seat, Hand]) -> LeadReport:
         used["dealt"] = {s.letter: str(c) for s, c in dealt.items()}
         earlier = args.reuse.get(question(name, b.game.line, used["dealt"]))
         if earlier is not None:
@@ -192,8 +196,10 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
         if key in cache:
             used["cached"] = True
             return cache[key]
+        # (seats as the analysis takes them: any seat-like key)
+        given: dict[SeatLike, Constraint | str] = {s: c for s, c in dealt.items()}
         report = analyse_leads(b.hand, b.contract, b.declarer, b.vulnerability,
-                               constraints=dict(dealt), predicate=predicate,
+                               constraints=given, predicate=predicate,
                                samples=args.samples, seed=args.seed,
                                jobs=args.jobs, keep_deals=False,
                                stop_z=args.stop_z, **args.budget,
@@ -201,7 +207,7 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
         cache[key] = report
         return report
 
-    def report_of():
+    def report_of() -> LeadReport:
         return analyse_board(board, run, system=system if mode == "inference" else None,
                              solver=Solver())
 
@@ -230,7 +236,7 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
     return out
 
 
-def criteria(report, scoring: str | None = None) -> dict:
+def criteria(report: LeadReport, scoring: str | None = None) -> dict:
     """The lead each criterion recommends, from the same sampled deals (the first card of
     each group, ties broken by the mean tricks, then the report's order): ``mean`` (the
     report's own ranking), ``p_best`` (the share of deals on which the lead takes as many
@@ -250,7 +256,7 @@ def criteria(report, scoring: str | None = None) -> dict:
     stats = {str(c): (float(cols[:, j].mean()), float((cols[:, j] == best[:, 0]).mean()),
                       float((cols[:, j] >= need).mean())) for j, c in enumerate(firsts)}
 
-    def pick(key) -> str:
+    def pick(key: Callable[[tuple[float, float, float]], float]) -> str:
         return max(((key(stats[str(c)]), stats[str(c)][MEAN], -i, str(c))
                     for i, c in enumerate(firsts)))[3]
 
@@ -271,10 +277,11 @@ def leader_player(board: LeadBoard) -> str:
     return BoardFacts(board.game).player(board.leader) or ""
 
 
-def board_record(name: str, board: LeadBoard, lead, system: BiddingSystem,
+def board_record(name: str, board: LeadBoard, lead: Card | None, system: BiddingSystem,
                  args: argparse.Namespace, cache: dict) -> dict:
     game = board.game
     deal = game.deal
+    assert deal is not None  # auction_boards keeps the boards with a complete deal
     real = Solver().card_scores(deal, board.contract.strain, board.leader)
     rec = {"file": name, "line": game.line, "board": game.board, "deal": deal.to_pbn(),
            "contract": str(board.contract), "declarer": board.declarer.letter,
@@ -302,6 +309,8 @@ def calibration(paths: Iterable[Path], system: BiddingSystem, seed: int) -> dict
         for board in auction_boards(path, Counter()):
             deal = board.game.deal
             assert deal is not None and board.auction is not None
+            # the four hands: auction_boards keeps the boards with a complete deal
+            held = {s: h for s in Seat if (h := deal[s]) is not None}
             inference = infer(board.auction, system)
             auction = board.auction
             last = max((i for i, c in enumerate(auction.calls) if not c.is_pass), default=-1)
@@ -325,20 +334,20 @@ def calibration(paths: Iterable[Path], system: BiddingSystem, seed: int) -> dict
             calls_ok = {s: True for s in dealt}
             for m in inference.meanings:
                 if m.seat in dealt and m.constraint is not None and \
-                        breaks(m.constraint, deal[m.seat]) is not None:
+                        breaks(m.constraint, held[m.seat]) is not None:
                     calls_ok[m.seat] = False
                     broken_rules[f"{m.call.name} after [{m.context}]"] += 1
             for seat in dealt:
-                if calls_ok[seat] and breaks(dealt[seat], deal[seat]) is not None:
+                if calls_ok[seat] and breaks(dealt[seat], held[seat]) is not None:
                     broken_rules["the limits (a side that stops low)"] += 1
             random_rates = acceptance_rates({board.leader: board.hand}, dealt, seed)
             strict = {s: u for s, c in dealt.items() if (u := usual(c)) != c}
             usual_rates = acceptance_rates({board.leader: board.hand}, strict, seed)
             for seat, c in dealt.items():
                 hands += 1
-                ok = breaks(c, deal[seat]) is None
+                ok = breaks(c, held[seat]) is None
                 inside += ok
-                inside_usual += breaks(strict.get(seat, c), deal[seat]) is None
+                inside_usual += breaks(strict.get(seat, c), held[seat]) is None
                 rates.append(random_rates[seat])
                 if ok and seat in strict and random_rates[seat] > 0:
                     # the share of the hands dealt under c that stray outside its usual

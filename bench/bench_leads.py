@@ -33,12 +33,17 @@ import shlex
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench_env import cpus, die, git_revision, load_average, load_averages, prefer_checkout
 from dds_peer import Dds
 
+if TYPE_CHECKING:
+    from cardgames.cards import SeatLike
+    from ddsolver.leads import LeadReport
+
 # name: (leader's hand, contract, declarer, our constraints, the same in dealer syntax)
-SCENARIOS = {
+SCENARIOS: dict[str, tuple[str, str, str, dict[SeatLike, str], str | None]] = {
     "constrained": ("KQ72.J83.T94.A65", "4S", "S",
                     {"S": "5+ spades, 12+ hcp", "N": "3+ spades, 6+ hcp"},
                     "hcp(south) >= 12 && spades(south) >= 5 && "
@@ -97,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     dealer_args = [dealer_expr] if dealer_expr else []
     predeal = dds.endplay_deal(f"{leader.letter}:{hand} - - -")
 
-    def ours(jobs: int, k: int, seed: int):
+    def ours(jobs: int, k: int, seed: int) -> LeadReport:
         return analyse_leads(hand, contract, declarer, "none", constraints=constraints,
                              samples=k, seed=seed, jobs=jobs)
 
@@ -147,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         for step in (steps if chunk_no % 2 == 0 else steps[::-1]):
             step()
         rep1, rep2 = reports[1], reports[2]
+        # analyse_leads always returns each deal's tricks (only the deals are optional)
+        assert rep1.card_tricks is not None and rep2.card_tricks is not None
         same &= rep1.rows == rep2.rows and bool((rep1.card_tricks == rep2.card_tricks).all())
         acceptance.append(rep1.acceptance_rate)
 

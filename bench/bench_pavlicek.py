@@ -48,7 +48,8 @@ from bench_env import prefer_checkout
 
 prefer_checkout()
 
-from cardgames.constraints import Predicate  # noqa: E402
+from cardgames.cards import SeatLike  # noqa: E402
+from cardgames.constraints import Constraint, Predicate  # noqa: E402
 from cardgames.evaluation import Features  # noqa: E402
 from ddsolver import analyse_leads  # noqa: E402
 
@@ -64,7 +65,7 @@ def east_quiet(f: Features) -> np.ndarray:
             & ((f.pavlicek_points() < 13) | (f.lengths[:, 1] < 3) | (f.lengths[:, 0] >= 3)))
 
 
-CONSTRAINTS = {
+CONSTRAINTS: dict[SeatLike, Constraint | str] = {
     "S": "5+ spades, 4+ hearts, 13-14 pp, freakness<=7",
     "N": "4+ hearts, spades<=3, 6-12 pp, 11+ support hearts",
     "E": Predicate(batch=east_quiet, name="no overcall or takeout double"),

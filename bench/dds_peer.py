@@ -19,6 +19,12 @@ from __future__ import annotations
 
 import ctypes
 import importlib
+from collections.abc import Callable, Iterable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cardgames import Card, Deal
 
 SEAT_LETTERS = "NESW"
 STRAIN_LETTERS = ("S", "H", "D", "C", "NT")   # DDS's strain order, and cardgames' too
@@ -29,22 +35,26 @@ INSTALL_HINT = "install it with `pip install '.[bench]'` (or `pip install 'endpl
 
 # ---- conversions ----------------------------------------------------------------------------
 
-def masks(deal) -> tuple[int, ...]:
+def masks(deal: Deal) -> tuple[int, ...]:
     """16 rank masks [seat N E S W][suit S H D C], bit r for rank r (2..14): the core's and
     DDS's layout alike.  ``deal`` may be an ending (fewer than 13 cards a hand)."""
-    return tuple(m for h in deal.hands for m in h.masks)
+    out: list[int] = []
+    for h in deal.hands:
+        assert h is not None  # DDS and our core take only deals whose hands are all known
+        out.extend(h.masks)
+    return tuple(out)
 
 
-def card(suit: int, rank: int):
+def card(suit: int, rank: int) -> Card:
     """cardgames' Card of DDS's ``suit`` (0 = spades) and ``rank`` (2..14)."""
     from cardgames import Card
     return Card.from_index(suit * 13 + rank - 2)
 
 
-def expand_groups(groups) -> dict:
+def expand_groups(groups: Iterable[tuple[int, int, int, int]]) -> dict[Card, int]:
     """``{Card: score}`` from DDS-style groups ``(suit, rank, equals, score)``, where
     ``equals`` has bit r set for each lower rank r equivalent to ``rank``."""
-    out = {}
+    out: dict[Card, int] = {}
     for suit, rank, equals, score in groups:
         holding = (1 << rank) | equals
         for r in range(14, 1, -1):
@@ -53,7 +63,7 @@ def expand_groups(groups) -> dict:
     return out
 
 
-def load_endplay():
+def load_endplay() -> tuple[ModuleType, ...]:
     """Import the parts of endplay :class:`Dds` uses: ``(endplay, endplay._dds, endplay.dds,
     endplay.dealer, endplay.types)``.  Apart from :class:`Dds` so that a memory measurement
     can import them before its first reading.
@@ -93,7 +103,13 @@ class Dds:
     ``version`` is DDS's version string, ``endplay_version`` endplay's, and ``threads`` the
     thread count DDS reports after :meth:`set_threads` (None when this build lacks
     ``GetDDSInfo``).  SolveBoard runs with mode 1 (always search) on thread 0.
+
+    endplay is imported at run time (it is optional), so its objects -- the ctypes
+    structures passed to DDS and the results of its Python API -- are typed ``Any`` here.
     """
+
+    # SolveSameBoard and the ThreadData pointer it takes; set by _internals().
+    _same: tuple[Callable[..., int], Callable[[], int]] | None
 
     def __init__(self, threads: int = 1) -> None:
         endplay, self._dds, self._high, self._dealer, self._types = load_endplay()
@@ -120,7 +136,7 @@ class Dds:
         fn(ctypes.byref(info))
         return info
 
-    def encodes_like_endplay(self, deal) -> bool:
+    def encodes_like_endplay(self, deal: Deal) -> bool:
         """Whether :func:`masks` hands DDS the deal endplay's own PBN parser makes of
         ``deal``: the check that the harness's ctypes inputs are what DDS expects."""
         parsed = self._types.Deal(deal.to_pbn())._data.remainCards
@@ -129,14 +145,15 @@ class Dds:
 
     # ---- the low-level binding: inputs, timed calls, outputs --------------------------------
 
-    def table_input(self, deal_masks):
+    def table_input(self, deal_masks: Sequence[int]) -> Any:
         """CalcDDtable's input for a deal given as :func:`masks`."""
         tdl = self._dds.ddTableDeal()
         for i, m in enumerate(deal_masks):
             tdl.cards[i // 4][i % 4] = m
         return tdl
 
-    def board_input(self, deal_masks, strain: int, leader: int, trick=()):
+    def board_input(self, deal_masks: Sequence[int], strain: int, leader: int,
+                    trick: Iterable[Card] = ()) -> Any:
         """SolveBoard's input: the hands as :func:`masks`, the trump ``strain``, the
         current trick's ``leader`` and the cards already played to it (``trick``, cardgames
         Cards; they are not in the hands)."""
@@ -152,13 +169,13 @@ class Dds:
             dl.remainCards[i // 4][i % 4] = m
         return dl
 
-    def table(self, tdl):
+    def table(self, tdl: Any) -> Any:
         """CalcDDtable: the full table (decode it with :meth:`table_rows`)."""
         res = self._dds.ddTableResults()
         self._dds.CalcDDtable(tdl, res)
         return res
 
-    def solve_board(self, dl, solutions: int, target: int = -1):
+    def solve_board(self, dl: Any, solutions: int, target: int = -1) -> Any:
         """SolveBoard with ``target`` (-1: the most tricks) and ``solutions`` (1: the best
         card; 3: every card, decoded by :meth:`lead_scores`).  Scores are the tricks of the
         side to move, ``nodes`` the trick-start nodes DDS searched."""
@@ -167,18 +184,18 @@ class Dds:
         return fut
 
     @staticmethod
-    def table_rows(res) -> tuple[tuple[int, ...], ...]:
+    def table_rows(res: Any) -> tuple[tuple[int, ...], ...]:
         """CalcDDtable's result as ``rows[declarer][strain]``."""
         return tuple(tuple(res.resTable[s][d] for s in range(5)) for d in range(4))
 
     @staticmethod
-    def lead_scores(fut) -> dict:
+    def lead_scores(fut: Any) -> dict[Card, int]:
         """SolveBoard's every-card result as ``{Card: tricks for the side to move}``."""
         groups = [(fut.suit[i], fut.rank[i], fut.equals[i], fut.score[i])
                   for i in range(fut.cards)]
         return expand_groups(groups)
 
-    def _internals(self):
+    def _internals(self) -> tuple[Callable[..., int], Callable[[], int]] | None:
         """DDS's own table loop needs SolveSameBoard, which libdds.so exports only as a C++
         symbol taking the thread's ThreadData (``memory.GetPtr(0)``); None if missing."""
         if not hasattr(self, "_same"):
@@ -198,7 +215,8 @@ class Dds:
                 self._same = (same, lambda: get_ptr(ctypes.addressof(memory), 0))
         return self._same
 
-    def table_nodes(self, deal_masks) -> tuple[tuple[tuple[int, ...], ...], int] | None:
+    def table_nodes(self, deal_masks: Sequence[int]
+                    ) -> tuple[tuple[tuple[int, ...], ...], int] | None:
         """A full table the way DDS's CalcDDtable solves it -- per strain, SolveBoard for
         North on lead, then SolveSameBoard for East, South and West, sharing the table --
         with the trick-start nodes DDS reports for each call summed.  (rows, nodes), or
@@ -229,49 +247,51 @@ class Dds:
 
     # ---- endplay's own Python API: a DDS user's calls, conversions included ---------------
 
-    def endplay_deal(self, pbn: str, strain: int | None = None, leader: int | None = None):
+    def endplay_deal(self, pbn: str, strain: int | None = None,
+                     leader: int | None = None) -> Any:
         """endplay's Deal of a PBN deal, with its trump and the player on lead if given."""
         edeal = self._types.Deal(pbn)
         if strain is not None:
             self.set_contract(edeal, strain, leader)
         return edeal
 
-    def set_contract(self, edeal, strain: int, leader: int | None) -> None:
+    def set_contract(self, edeal: Any, strain: int, leader: int | None) -> None:
         """Set the trump (DDS's strain number) and the leader (0 = North) of endplay's
         Deal ``edeal``."""
         edeal.trump = self._types.Denom(int(strain))
         if leader is not None:
             edeal.first = self._types.Player(int(leader))
 
-    def generate_deals(self, *constraints: str, predeal, produce: int, seed: int) -> list:
+    def generate_deals(self, *constraints: str, predeal: Any, produce: int,
+                       seed: int) -> list[Any]:
         """endplay's dealer (not DDS's code, but the pipeline a Python user of DDS would
         deal with): ``produce`` deals meeting the dealer-syntax ``constraints``."""
         return list(self._dealer.generate_deals(*constraints, predeal=predeal,
                                                 produce=produce, seed=seed))
 
-    def solve_all(self, edeal) -> list:
+    def solve_all(self, edeal: Any) -> list[Any]:
         """endplay's ``solve_board``: (card, tricks for the side to move) for every card
         of the player on lead, decoded by :meth:`endplay_scores`."""
         return list(self._high.solve_board(edeal))
 
-    def all_tables(self, edeals: list) -> list:
+    def all_tables(self, edeals: list[Any]) -> list[Any]:
         """endplay's ``calc_all_tables`` (DDS's CalcAllTables, on the threads set by
         :meth:`set_threads`), decoded by :meth:`endplay_table_rows`.  DDS takes at most
         MAX_TABLES deals a call ("Too many DD tables requested" past it): larger runs go
         in batches, as a DDS user's would."""
-        results = []
+        results: list[Any] = []
         for i in range(0, len(edeals), MAX_TABLES):
             results.extend(self._high.calc_all_tables(edeals[i:i + MAX_TABLES]))
         return results
 
     @staticmethod
-    def endplay_scores(solved) -> dict:
+    def endplay_scores(solved: Iterable[tuple[Any, int]]) -> dict[Card, int]:
         """:meth:`solve_all`'s result as ``{Card: tricks}`` (endplay's rank is a bit)."""
         return {card(int(c.suit), int(c.rank).bit_length() - 1): tricks
                 for c, tricks in solved}
 
     @staticmethod
-    def endplay_table_rows(table) -> tuple[tuple[int, ...], ...]:
+    def endplay_table_rows(table: Any) -> tuple[tuple[int, ...], ...]:
         """One of :meth:`all_tables`'s results as ``rows[declarer][strain]``."""
         by_strain = table.to_list()  # [strain S H D C NT][seat N E S W]
         return tuple(tuple(by_strain[s][d] for s in range(5)) for d in range(4))

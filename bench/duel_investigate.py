@@ -70,6 +70,7 @@ def main() -> int:
         text, con_text = key.rsplit(" ", 1)
         deal = Deal.from_pbn(text)
         contract = Contract.parse(con_text)
+        assert contract is not None  # the duel plays contracts, not passed-out deals
         d = DuelDeal(key, deal, contract)
         decl = d.declarer
         need = contract.tricks_needed
@@ -115,9 +116,9 @@ def main() -> int:
         ca, cb = str(a[i]), str(b[i])
         dd_cmp["=" if real[ca] == real[cb] else "<" if real[ca] < real[cb] else ">"] += 1
         depth = int(args.first.split(":")[1]) if ":" in args.first else 1
-        mine = counts[min(depth, 4)][ca] - counts[min(depth, 4)][cb]
+        margin = counts[min(depth, 4)][ca] - counts[min(depth, 4)][cb]
         m4 = counts[4][ca] - counts[4][cb]
-        deeper[f"margin at M=4 smaller than at M={depth}" if m4 < mine
+        deeper[f"margin at M=4 smaller than at M={depth}" if m4 < margin
                else f"margin at M=4 as large as at M={depth}"] += 1
         deeper["M=4 ties or prefers the other card"] += m4 <= 0
         won = p[args.first]["made"]

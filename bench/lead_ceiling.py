@@ -32,14 +32,15 @@ from bench_env import prefer_checkout
 
 prefer_checkout()
 
-from cardgames.cards import Seat, Suit  # noqa: E402
+from cardgames.cards import Card, Seat, Suit  # noqa: E402
 from cardgames.hands import Deal, Hand  # noqa: E402
 from ddsolver import Solver  # noqa: E402
 
 
 def deals_for(record: dict, know: str, samples: int, seed: int) -> tuple[list[Deal], str, Seat]:
     """The sampled deals of one board, its strain and its leader."""
-    real = Deal.from_pbn(record["deal"]).hands
+    real = [h for h in Deal.from_pbn(record["deal"]).hands if h is not None]
+    assert len(real) == 4  # the bench's records are of complete deals
     declarer = Seat.parse(record["declarer"])
     leader, partner = declarer.lho, declarer.rho
     hidden = [declarer, declarer.partner, partner]
@@ -47,12 +48,12 @@ def deals_for(record: dict, know: str, samples: int, seed: int) -> tuple[list[De
     points_told = [] if know == "shape" else told
     pool = [c for seat in hidden for c in real[seat].cards]
     rng = random.Random(f"{seed}:{record['deal']}:{record['declarer']}")
-    deals = []
+    deals: list[Deal] = []
     while len(deals) < samples:
         by_suit = {s: [c for c in pool if c.suit == s] for s in Suit}
         for cards in by_suit.values():
             rng.shuffle(cards)
-        new = {}
+        new: dict[Seat, list[Card]] = {}
         for seat in told:             # the told hands: their real suit lengths
             new[seat] = []
             for s in by_suit:

@@ -12,9 +12,14 @@ import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench_env import ROOT
 from dds_peer import card, masks
+
+if TYPE_CHECKING:
+    from cardgames import Card, Deal
+    from ddsolver._core import Core
 
 
 class Ours:
@@ -24,7 +29,7 @@ class Ours:
     :raises ImportError: neither imports (no built ddsolver).
     """
 
-    def __init__(self, tt_mb: int | None):
+    def __init__(self, tt_mb: int | None) -> None:
         self.facade_error = ""
         self.dd_tables: Callable | None = None
         try:
@@ -47,19 +52,19 @@ class Ours:
         self.core_file, self.build = core_build()
 
     # Each call below is what gets timed, so conversions stay minimal.
-    def table(self, deal) -> tuple[tuple[int, ...], ...]:
+    def table(self, deal: Deal) -> tuple[tuple[int, ...], ...]:
         if self._solver is not None:
             return self._solver.dd_table(deal).rows
         by_strain = self._core.dd_table(masks(deal))
         return tuple(tuple(by_strain[s][d] for s in range(5)) for d in range(4))
 
-    def lead(self, deal, strain: int, leader: int) -> dict:
+    def lead(self, deal: Deal, strain: int, leader: int) -> dict[Card, int]:
         if self._solver is not None:
             return self._solver.card_scores(deal, strain, leader)
         _, scores = self._core.card_scores(masks(deal), strain, leader)
         return {card(code >> 4, code & 15): score for code, score in scores}
 
-    def solve(self, deal, strain: int, declarer: int) -> int:
+    def solve(self, deal: Deal, strain: int, declarer: int) -> int:
         if self._solver is not None:
             return self._solver.solve(deal, strain, declarer)
         ns, _, _ = self._core.solve(masks(deal), strain, (declarer + 1) & 3)
@@ -90,10 +95,11 @@ def core_build() -> tuple[Path, str]:
     build = getattr(core, "BUILD", "portable")
     if build != "portable" and "ddsolver._core_bmi2" in sys.modules:
         core = sys.modules["ddsolver._core_bmi2"]
+    assert core.__file__ is not None  # an extension module is loaded from a file
     return Path(core.__file__), build
 
 
-def import_core_only():
+def import_core_only() -> type[Core]:
     """Import ``ddsolver._core`` without running the package ``__init__`` (which may be
     mid-edit), so the raw core can still be timed; returns its ``Core`` class.
 

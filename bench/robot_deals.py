@@ -40,7 +40,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -149,7 +149,9 @@ class Robot:
             return False
         last = auction.calls[-1]
         bid = bids[-1][1]
-        ours = {int(c.strain) for s, c in bids[:-1] if s in (seat, seat.partner)}
+        assert bid.strain is not None
+        ours = {int(c.strain) for s, c in bids[:-1]     # (bids: a bid has a strain)
+                if s in (seat, seat.partner) and c.strain is not None}
         return (last.is_pass and auction.calls[-2] == bid and bid.strain != Strain.NOTRUMP
                 and bid.level < game_level(bid.strain) and int(bid.strain) not in ours
                 and all(s in (seat, seat.partner) for s, _ in bids)
@@ -173,9 +175,12 @@ class Robot:
         after it and a pass, or by passing it -- a pass, a game bid, or a natural call (a
         suit bid of five or more of its suit, a no-trump bid of a balanced hand: an
         overcall) need no table."""
-        if call.is_pass or (call.is_bid and call.level >= game_level(call.strain)):
+        if call.is_pass:
             return True
         if call.is_bid:
+            assert call.strain is not None
+            if call.level >= game_level(call.strain):
+                return True
             least = [lo for lo, _ in usual(shows).length_bounds()]
             if (min(least) >= 2 if call.strain == Strain.NOTRUMP
                     else least[int(call.strain)] >= 5):
@@ -196,6 +201,7 @@ class Robot:
         if last is None or auction.seat(last[0]) != seat.partner:
             return None
         bid = last[1]
+        assert bid.strain is not None
         if bid.level >= game_level(bid.strain):
             return None
         shown = infer(auction, self.system).constraints.get(seat.partner)
@@ -217,7 +223,7 @@ class Robot:
         """What the system reads into ``call`` at the end of ``auction`` (None: nothing)."""
         return infer(auction.then(call), self.system).meanings[-1].constraint
 
-    def _most_specific(self, hand: Hand, calls: list[tuple[Call, Constraint | None]]
+    def _most_specific(self, hand: Hand, calls: Sequence[tuple[Call, Constraint | None]]
                        ) -> Call | None:
         best: tuple[float, int, Call] | None = None
         for order, (call, c) in enumerate(calls):
@@ -303,7 +309,7 @@ def robot_file(deals: int, seed: int, system: BiddingSystem | None = None
               "notrump" if contract.strain == Strain.NOTRUMP else "suit"] += 1
         for seat, c in infer(auction, system).constraints.items():
             tally["hands"] += 1
-            tally["inside"] += c.accepts(deal[seat])
+            tally["inside"] += c.accepts(_hand(deal, seat))
         games.append(pbn_game(board, deal, auction, "ddsolver robot deals"))
     first, rest = pbn.dumps(games).split("\n", 1)      # "% PBN 2.1", then the games
     made = f"% robot deals: bench/robot_deals.py --deals {deals} --seed {seed}"

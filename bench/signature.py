@@ -16,15 +16,23 @@ from __future__ import annotations
 
 import random
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cardgames.hands import Deal
 
 SEED = 2026
 DEALS = 8
 
 
-def masks_of(deal) -> tuple[int, ...]:
+def masks_of(deal: Deal) -> tuple[int, ...]:
     """The core's view of a deal: 16 rank masks, [seat N E S W][suit S H D C] (as
     ``dds_peer.masks``; repeated so that ``signature()`` imports nothing from bench/)."""
-    return tuple(m for hand in deal.hands for m in hand.masks)
+    out: list[int] = []
+    for hand in deal.hands:
+        assert hand is not None  # a random deal: every hand known
+        out.extend(hand.masks)
+    return tuple(out)
 
 
 def signature(deals: int = DEALS, seed: int = SEED) -> tuple[int, list[int]]:

@@ -35,13 +35,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from bench_deals import DEFAULT_LARGEST, random_boards, read_dds_txt
 from bench_env import die, prefer_checkout
 from dds_peer import Dds, masks
 
+if TYPE_CHECKING:
+    from cardgames import Deal
 
-def load_deal(spec: str):
+
+def load_deal(spec: str) -> tuple[Deal, int, int]:
     """(deal, trump, leader) for ``largest:N`` or ``random:SEED:I``."""
     kind, _, rest = spec.partition(":")
     try:
