@@ -62,10 +62,11 @@ PASS = Call.parse("P")
 CALLS = [Call.parse(c) for c in ("X", "XX")] + \
     [Call.parse(f"{level}{strain}") for level in range(1, 8) for strain in "CDHSN"]
 RATE_DEALS = 4000   # random hands measuring how specific a call's constraint is
-# The preempts and the strong 2C as a standard card makes them, by the rule's name in the system (and the
-# level): the system's ranges are wider, written to read real players (a five-card weak
-# two, a six-card three-bid), and the most specific call would pick them far more often
-# than players open them (41% of the robot's deals against 6-15% in the real files).
+# Weak twos, preempts and the strong 2C as a standard card makes them, by the rule's name
+# in the system and the level.  The system's ranges are wider, written to read real players
+# (a five-card weak two, a six-card three-bid, 2C with 20), and the most specific call would
+# pick them far more often than players open them (a weak two or a preempt on 41% of the
+# robot's deals against 6-15% in the real files).
 MAKING: dict[tuple[str, int], str] = {
     ("weak two", 2): "6 {suit}, 5-10 hcp",
     ("weak jump overcall", 2): "6 {suit}, 5-10 hcp",
