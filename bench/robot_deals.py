@@ -38,6 +38,7 @@ The same seed gives the same file.  See bench/README.md.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -101,7 +102,7 @@ class Robot:
         key = self.system.context(auction, len(auction))
         table = self.system.contexts.get(key)
         if table is not None:
-            fits = [(call, self._made(call, rule)) for call, rule in table.items()
+            fits = [(call, _made(call, rule)) for call, rule in table.items()
                     if auction.is_legal(call)]
             # A call partner could not answer by a table (a feature ask, Jacoby 2NT, a
             # double of a weak two) would be passed, as no real partner passes it: made
@@ -131,32 +132,22 @@ class Robot:
             hand, [(call, self.meaning(auction, call)) for call in CALLS
                    if auction.is_legal(call)]) or PASS
 
-    def _made(self, call: Call, rule: Rule) -> Constraint:
-        """The hand the robot makes ``call`` with: the rule's, narrowed by ``MAKING``."""
-        making = MAKING.get((rule.name, call.level)) if call.is_bid else None
-        if making is None:
-            return rule.constraint
-        assert call.strain is not None
-        return usual(rule.constraint) & parse_constraint(
-            making.format(suit=call.strain.name.lower()))
-
     def _forced(self, auction: Auction) -> bool:
         """Whether a pass is out of the question: the opener facing partner's new suit
-        (below game, the other side silent since), which a standard card makes forcing
-        for one round."""
+        (below game; the other side has only passed), which a standard card makes
+        forcing for one round."""
         seat = auction.next_seat
+        ours = (seat, seat.partner)
+        if not all(c.is_pass or (c.is_bid and auction.seat(i) in ours)
+                   for i, c in enumerate(auction.calls)):
+            return False
         bids = [(auction.seat(i), c) for i, c in enumerate(auction.calls) if c.is_bid]
         if len(bids) < 2 or bids[0][0] != seat or bids[-1][0] != seat.partner:
             return False
-        last = auction.calls[-1]
         bid = bids[-1][1]
         assert bid.strain is not None
-        ours = {int(c.strain) for s, c in bids[:-1]     # (bids: a bid has a strain)
-                if s in (seat, seat.partner) and c.strain is not None}
-        return (last.is_pass and auction.calls[-2] == bid and bid.strain != Strain.NOTRUMP
-                and bid.level < game_level(bid.strain) and int(bid.strain) not in ours
-                and all(s in (seat, seat.partner) for s, _ in bids)
-                and all(c.is_bid or c.is_pass for c in auction.calls))
+        return (bid.strain != Strain.NOTRUMP and bid.level < game_level(bid.strain)
+                and all(c.strain != bid.strain for _, c in bids[:-1]))
 
     def _rebid(self, auction: Auction, hand: Hand) -> Call:
         """The opener's call over a forcing new suit: the cheapest call whose meaning in
@@ -244,6 +235,18 @@ class Robot:
         while not auction.is_complete:
             auction = auction.then(self.call(auction, _hand(deal, auction.next_seat)))
         return auction
+
+
+@functools.cache
+def _made(call: Call, rule: Rule) -> Constraint:
+    """The hand the robot makes ``call`` with: the rule's, narrowed by ``MAKING`` (built
+    once: the robot bids every sampled deal under ``bids_as``)."""
+    making = MAKING.get((rule.name, call.level)) if call.is_bid else None
+    if making is None:
+        return rule.constraint
+    assert call.strain is not None
+    return usual(rule.constraint) & parse_constraint(
+        making.format(suit=call.strain.name.lower()))
 
 
 def bids_as(robot: Robot, auction: Auction, known: Seat | None = None

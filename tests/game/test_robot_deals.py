@@ -118,8 +118,8 @@ def test_the_robot_preempts_as_a_standard_card(robot_deals, made):
         got = robot.call(opening, Deal.from_pbn(f"N:{hand} - - -").north)
         assert got == Call.parse(call), hand
     text, _, _ = made
-    openings = [next((c for c in game.auction if c.is_bid), None)
-                for game in map(lambda g: lead_board(g, "robot"), loads(text)) if game]
+    boards = [b for b in (lead_board(g, "robot") for g in loads(text)) if b is not None]
+    openings = [next((c for c in b.auction if c.is_bid), None) for b in boards]
     preempts = [c for c in openings if c is not None and c.name not in ("2C", "2NT")
                 and c.level >= 2]
     assert len(preempts) <= len(openings) / 4     # 41% before
