@@ -102,7 +102,7 @@ class Robot:
         key = self.system.context(auction, len(auction))
         table = self.system.contexts.get(key)
         if table is not None:
-            fits = [(call, _made(call, rule)) for call, rule in table.items()
+            fits = [(call, self._stopped(auction, call, rule)) for call, rule in table.items()
                     if auction.is_legal(call)]
             # A call partner could not answer by a table (a feature ask, Jacoby 2NT, a
             # double of a weak two) would be passed, as no real partner passes it: made
@@ -131,6 +131,18 @@ class Robot:
         return self._most_specific(
             hand, [(call, self.meaning(auction, call)) for call in CALLS
                    if auction.is_legal(call)]) or PASS
+
+    def _stopped(self, auction: Auction, call: Call, rule: Rule) -> Constraint:
+        """The hand the robot makes a table's ``call`` with (:func:`_made`), and for a
+        no-trump bid the stoppers the system's ``[notrump]`` table reads into it, as the
+        inference reads them (the fallback path gets them from the inference itself)."""
+        made = _made(call, rule)
+        if self.system.notrump is None or call.strain != Strain.NOTRUMP:
+            return made
+        stops = self.system.notrump.constraint(auction.then(call), len(auction),
+                                               infer(auction, self.system).shown, made,
+                                               rule.name)
+        return made if stops is None else made & stops
 
     def _forced(self, auction: Auction) -> bool:
         """Whether a pass is out of the question: the opener facing partner's new suit

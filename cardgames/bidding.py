@@ -52,6 +52,15 @@ real hands stray from what their calls show, and how often::
     denials = true   # what it denies (a "not" part), to anything
     weight = 0.1     # each stray part dealt a tenth as often
 
+The ``[notrump]`` table (:class:`Stoppers`) reads what a no-trump bid shows in the suits
+the opponents have shown: a stopper, on a standard card (a 1NT overcall, 3NT over their
+preempt)::
+
+    [notrump]
+    up_to = 3                            # 1NT to 3NT
+    stopper = "usually stopper {suit}"   # in each suit they have shown
+    unless = ["unusual", "Jacoby"]       # calls so named are artificial
+
     >>> result = infer(Auction.parse("N: 1NT P 3NT AP"), default_system())
     >>> str(result.constraints[Seat.NORTH])
     '12-20 hcp, usually 15-17 hcp, usually semibalanced'
@@ -93,14 +102,15 @@ from .errors import BiddingSystemError, IllegalCallError, ParseError
 from .evaluation import MAX_HCP
 from .scoring import game_level
 
-__all__ = ["Rule", "Natural", "Fallback", "role", "BiddingSystem", "CallMeaning", "Inference",
+__all__ = ["Rule", "Natural", "Fallback", "Stoppers", "role", "BiddingSystem", "CallMeaning", "Inference",
            "load_system", "loads_system", "default_system", "infer"]
 
 _TOP_KEYS = frozenset({"name", "description", "limits", "natural", "fallback", "stray",
-                       "opening", "opening_third_fourth", "auction"})
+                       "notrump", "opening", "opening_third_fourth", "auction"})
 _NATURAL_KEYS = ("up_to", "new_suit", "partner_suit", "own_suit")   # see Natural
 ROLES = ("opener", "responder", "overcaller", "advancer")            # see Fallback
 _FALLBACK_WORDS = ("cue", "fourth_suit", "high", "after_4NT", "pass_over_game")
+_NOTRUMP_KEYS = ("up_to", "stopper", "unless")                       # see Stoppers
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +293,37 @@ class Stray:
         return out[0] if len(out) == 1 else AllOf(out)
 
 
+@dataclass(frozen=True)
+class Stoppers:
+    """What a no-trump bid shows in the suits the opponents have shown (the system's
+    ``[notrump]`` table): up to level ``up_to``, the constraint ``stopper`` (a template
+    holding ``{suit}``) in each of them.  Not for a bid after a 4NT, one whose meaning shows four or
+    more cards of a suit (an unusual 2NT: artificial), or one whose name holds a word of
+    ``unless`` (``"Jacoby"``), compared without case."""
+
+    up_to: int
+    stopper: str
+    unless: tuple[str, ...] = ()
+
+    def constraint(self, auction: Auction, index: int, shown: Mapping[Seat, frozenset[int]],
+                   meaning: Constraint, name: str) -> Constraint | None:
+        """What call ``index`` shows in the opponents' suits, besides ``meaning`` (its
+        reading, named ``name``), or None when nothing."""
+        call = auction.calls[index]
+        if not call.is_bid or call.strain != 4 or call.level > self.up_to or \
+                _after_4nt(auction, index):
+            return None
+        if any(word.lower() in name.lower() for word in self.unless) or \
+                max(lo for lo, _ in usual(meaning).length_bounds()) >= 4:
+            return None
+        seat = auction.dealer.next(index)
+        theirs = shown[seat.lho] | shown[seat.rho]
+        parts = [_parsed(self.stopper.replace("{suit}", SUIT_NAMES[s])) for s in sorted(theirs)]
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else AllOf(parts)
+
+
 @lru_cache(maxsize=512)
 def _parsed(text: str) -> Constraint:
     return parse_constraint(text)
@@ -303,6 +344,7 @@ class BiddingSystem:
     natural: Natural | None = None
     fallback: Fallback | None = None
     stray: Stray | None = None
+    notrump: Stoppers | None = None
 
     def rule(self, context: str, call: Call) -> Rule | None:
         """The rule for ``call`` in ``context`` (None if the system does not say); a pass
@@ -421,6 +463,7 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
     natural = _natural(data.get("natural"), fail)
     fallback = _fallback(data.get("fallback"), fail)
     stray = _stray(data.get("stray"), fail)
+    notrump = _stoppers(data.get("notrump"), fail)
 
     # Gather the raw tables: (context key, path for messages, prefix auction, table)
     raw: list[tuple[str, tuple[str, ...], tuple[Call, ...] | None, dict]] = []
@@ -500,7 +543,7 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
             passes[key] = Not(shown[0] if len(shown) == 1 else AnyOf(shown))
     return BiddingSystem(name, {k: dict(v) for k, v in contexts.items()},
                          limits.get("game", 25), limits.get("slam", 33), source, passes,
-                         natural, fallback, stray)
+                         natural, fallback, stray, notrump)
 
 
 def _hand_and_name(value: object, fail: Callable[..., BiddingSystemError],
@@ -604,6 +647,35 @@ def _stray(table: object, fail: Callable[..., BiddingSystemError]) -> Stray | No
                  weight=float(table.get("weight", USUALLY_WEIGHT)))
 
 
+def _stoppers(table: object, fail: Callable[..., BiddingSystemError]) -> Stoppers | None:
+    """The ``[notrump]`` table read and checked, or None when the system has none."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise fail("notrump must be a table (up_to, stopper, unless)", "notrump")
+    for k, v in table.items():
+        where = ("notrump", k)
+        if k not in _NOTRUMP_KEYS:
+            raise fail(f"unknown key {k!r} in notrump (expected one of "
+                       f"{', '.join(_NOTRUMP_KEYS)})", *where)
+        if k == "up_to":
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 7:
+                raise fail(f"notrump.up_to must be a level 1..7, not {v!r}", *where)
+        elif k == "stopper":
+            if not isinstance(v, str) or "{suit}" not in v:
+                raise fail(f"notrump.stopper must be constraint text holding {{suit}}, "
+                           f"not {v!r}", *where)
+            try:
+                parse_constraint(v.replace("{suit}", "spades"))
+            except ParseError as err:
+                raise fail(f"notrump.stopper does not parse: {err}", *where) from None
+        elif not isinstance(v, list) or not all(isinstance(w, str) and w for w in v):
+            raise fail(f"notrump.unless must be a list of words, not {v!r}", *where)
+    if "stopper" not in table:
+        raise fail("notrump needs stopper (constraint text holding {suit})", "notrump")
+    return Stoppers(table.get("up_to", 3), table["stopper"], tuple(table.get("unless", ())))
+
+
 def load_system(path: str | Path) -> BiddingSystem:
     """Read a bidding system file (TOML); see :func:`loads_system`.
 
@@ -661,6 +733,8 @@ class Inference:
     #: another (no hand could meet them all): each part named by its call, latest calls
     #: kept first ("Pass after [opening]: 0-12 hcp").
     dropped: Mapping[Seat, tuple[str, ...]] = field(default_factory=dict)
+    #: seat -> the suits (0-3, S H D C) its bids have shown (:func:`shows_suit`)
+    shown: Mapping[Seat, frozenset[int]] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return "\n".join(f"{s.letter}: {c}" for s, c in sorted(self.constraints.items()))
@@ -692,8 +766,8 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
     meanings: list[CallMeaning] = []
     unknown: list[CallMeaning] = []
     labels: dict[Seat, list[str]] = {s: [] for s in Seat}   # what each part of parts is
+    shown: dict[Seat, frozenset[int]] = {s: frozenset() for s in Seat}
     if enabled and system is not None:
-        shown: dict[Seat, frozenset[int]] = {s: frozenset() for s in Seat}
         for i, seat, call in auction.seated():
             key = system.context(auction, i)
             rule = system.rule(key, call)
@@ -711,6 +785,10 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
                     (constraint, name), source = read, "fallback"
             if constraint is not None and system.stray is not None:
                 constraint = system.stray.apply(constraint)
+            if constraint is not None and system.notrump is not None:
+                stops = system.notrump.constraint(auction, i, shown, constraint, name)
+                if stops is not None:
+                    constraint = stops if isinstance(constraint, Any) else constraint & stops
             meaning = CallMeaning(i, seat, call, key, constraint, name, source)
             meanings.append(meaning)
             if constraint is None:
@@ -740,7 +818,7 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
         if len(parts[seat]) > 1 and contradiction(both) is not None:
             both, dropped[seat] = _reconcile(parts[seat], labels[seat], given[seat])
         constraints[seat] = both
-    return Inference(constraints, tuple(meanings), tuple(unknown), dropped)
+    return Inference(constraints, tuple(meanings), tuple(unknown), dropped, shown)
 
 
 def _implied(shown: Constraint, length: Constraint) -> bool:

@@ -32,6 +32,7 @@ often, or ``usually(0.2)`` a fifth).  The terms:
                                               doubleton 1): dummy points; ``lsp``: both
 ``2+ of top 3 spades``, ``top 5 hearts>=3``   how many of the N highest cards of a suit
 ``8+ quality hearts``, ``sq spades>=9``       suit quality: length + honours (A K Q J 10)
+``stopper hearts``, ``stopper in hearts``     a stopper: A, Kx, Qxx or Jxxx
 ``freakness<=7``                              Pavlicek's freakness of the pattern (0-20)
 ``13-14 pp``, ``pp outside spades>=12``       Pavlicek's total points (hcp, aces-and-tens
                                               point, his shortness points; none in the suit
@@ -78,6 +79,7 @@ from .constraints import (
     QuickTricks,
     RevaluedPoints,
     Shape,
+    Stopper,
     SuitHCP,
     SuitQuality,
     SupportPoints,
@@ -269,6 +271,11 @@ class _Parser:
                 self.take()
                 cards = self.card_list(t)
                 return Lacks(cards) if word == "lacks" else Holds(cards)
+            if word == "stopper":
+                self.take()
+                if self.is_word("in"):
+                    self.take()
+                return Stopper(self.suit_word("after 'stopper'"))
             if word == "shape":
                 self.take()
                 s = self.take()
@@ -278,7 +285,8 @@ class _Parser:
             if t.text.upper() in _SUIT_WORDS:
                 return self.after_subject(t, self.subject())
             raise self.error(f"unknown word {_quoted(t.text)} (expected hcp, a suit, a shape, "
-                             f"balanced, holds, lacks, ltc, controls, tp, dp, quality or top)")
+                             f"balanced, holds, lacks, stopper, ltc, controls, tp, dp, "
+                             f"quality or top)")
         if t.kind == "end":
             raise self.error("expected a term after the separator")
         raise self.error(f"unexpected {_quoted(t.text)}")

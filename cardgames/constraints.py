@@ -41,6 +41,7 @@ from .evaluation import (
     playing_tricks,
     quick_tricks,
     revalued_points,
+    stopper,
     suit_hcp,
     suit_quality,
     support_points,
@@ -54,7 +55,7 @@ from .hands import Hand
 __all__ = ["Constraint", "HCP", "Length", "Shape", "Holds", "Lacks", "Predicate", "AllOf",
            "AnyOf", "Not", "Any", "Usually", "usual", "USUALLY_WEIGHT", "check_usually_weight",
            "balanced", "semibalanced", "unbalanced", "contradiction", "LTC", "Controls",
-           "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "Freakness",
+           "TotalPoints", "TopHonours", "SuitQuality", "SuitHCP", "Stopper", "Freakness",
            "PavlicekPoints", "SupportPoints", "RevaluedPoints", "PlayingTricks", "QuickTricks",
            "losing_tricks",
            "control_count", "total_points", "top_honours", "suit_quality", "suit_hcp", "breaks"]
@@ -900,6 +901,31 @@ class SuitHCP(Constraint):
     def __str__(self) -> str:
         return _value_text(f"hcp in {SUIT_NAMES[self.suit]}", self.low, self.high,
                            MAX_SUIT_HCP)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Stopper(Constraint):
+    """A stopper in ``suit`` (see :func:`~cardgames.evaluation.stopper`: A, Kx, Qxx or
+    Jxxx): ``stopper hearts``.  What a no-trump bid shows in the opponents' suit."""
+
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "suit", Suit.parse(self.suit))
+
+    def accepts(self, hand: Hand) -> bool:
+        return stopper(hand, self.suit)
+
+    def _mask(self, f: Features) -> np.ndarray:
+        s, n = f.suits[:, self.suit], f.lengths[:, self.suit]
+        # the ace (rank index 12), or the king, queen, jack with 1, 2, 3 more cards
+        return s[:, 12] | (s[:, 11] & (n >= 2)) | (s[:, 10] & (n >= 3)) | (s[:, 9] & (n >= 4))
+
+    def length_bounds(self) -> tuple[tuple[int, int], ...]:
+        return tuple((1, 13) if s == self.suit else (0, 13) for s in range(4))
+
+    def __str__(self) -> str:
+        return f"stopper {SUIT_NAMES[self.suit]}"
 
 
 # ---- Pavlicek's counts: freakness, his points, playing and quick tricks ----------------------

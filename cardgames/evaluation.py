@@ -47,7 +47,7 @@ from .cards import Suit, SuitLike
 from .hands import HCP_BY_RANK, Hand
 
 __all__ = ["losing_tricks", "control_count", "total_points", "top_honours", "suit_quality",
-           "suit_hcp", "freakness", "aces_and_tens_point", "shortness_points",
+           "stopper", "suit_hcp", "freakness", "aces_and_tens_point", "shortness_points",
            "pavlicek_points", "support_points", "revalued_points", "playing_tricks",
            "quick_tricks", "Features", "MAX_HCP", "MAX_LTC", "MAX_CONTROLS", "MAX_POINTS",
            "MAX_QUALITY", "MAX_SUIT_HCP", "MAX_FREAKNESS", "MAX_PLAYING_HALVES",
@@ -129,6 +129,16 @@ def suit_quality(hand: Hand, suit: Suit | str) -> int:
     two-level overcall: 8)."""
     s = Suit.parse(suit)
     return hand.length(s) + top_honours(hand, s, 5)
+
+
+def stopper(hand: Hand, suit: Suit | str) -> bool:
+    """Whether the hand stops ``suit`` in no-trump, as a standard card counts a stopper:
+    the ace, the king with one more card, the queen with two more, the jack with three
+    more (A, Kx, Qxx, Jxxx)."""
+    s = Suit.parse(suit)
+    mask, n = hand.masks[s], hand.length(s)
+    return any(mask >> rank & 1 and n >= extra + 1
+               for extra, rank in enumerate(range(14, 10, -1)))
 
 
 def suit_hcp(hand: Hand, suit: Suit | str) -> int:

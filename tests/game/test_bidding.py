@@ -190,9 +190,10 @@ def test_unknown_calls_cost_only_their_own_information():
     assert r.constraints[N] == infer("N: 1C", system).constraints[N]
     meaning = next(m for m in r.meanings if m.index == 4)
     assert meaning.constraint is None and meaning.context == "1C 1S X P"
-    # the shipped system reads it by who makes it: opener's no-trump rebid
+    # the shipped system reads it by who makes it: opener's no-trump rebid, over their spades
     meaning = infer(a, strict_standard()).meanings[4]
-    assert (meaning.source, str(meaning.constraint)) == ("fallback", "12+ hcp")
+    assert (meaning.source, str(meaning.constraint)) == \
+        ("fallback", "12+ hcp, usually stopper spades")
 
 
 def test_inference_can_be_switched_off_and_extras_are_anded():
@@ -592,3 +593,77 @@ def test_stray_leaves_what_a_pass_denies_strict():
     # without [stray] the meanings are as written
     assert str(infer("N: P P 1S P 2S", loads_system(TINY)).constraints[S]) == \
         "10+ hcp, 5+ spades"
+
+
+# ---- [notrump]: a no-trump bid over the opponents' suit shows a stopper in it -------------------
+
+STOPPERS = NATURAL + '''
+[auction."1S 1NT"]
+"2NT" = { hand = "10+ hcp, 4+ spades", name = "Jacoby-ish" }
+[auction."1S P 2S"]
+"2NT" = { hand = "5+ clubs, 5+ diamonds", name = "two suits" }
+[fallback.overcaller]
+"1NT" = { hand = "15-18 hcp", name = "natural" }
+"3NT" = { hand = "any", name = "to play" }
+[fallback.responder]
+"3NT" = { hand = "10+ hcp", name = "to play" }
+[notrump]
+up_to = 3
+stopper = "stopper {suit}"
+unless = ["jacoby"]
+'''
+
+
+def test_a_notrump_bid_over_their_suit_shows_a_stopper():
+    system = loads_system(STOPPERS)
+    assert system.notrump is not None and system.notrump.unless == ("jacoby",)
+    m, r = _meaning("N: 1S 1NT", 1, system)                   # East overcalls 1NT
+    assert str(m.constraint) == "15-18 hcp, stopper spades"
+    assert r.constraints[E].accepts(Hand.from_pbn("K2.AQ32.KJ32.A32"))
+    assert not r.constraints[E].accepts(Hand.from_pbn("32.AQ32.KJ32.AK2"))
+    m, _ = _meaning("N: 1S 2H 3NT", 2, system)                # their suit is hearts
+    assert str(m.constraint) == "10+ hcp, stopper hearts"
+    m, _ = _meaning("N: 1S 3NT", 1, system)                   # "any" to play: the stopper alone
+    assert str(m.constraint) == "stopper spades"
+    # without the opponents' suit, above up_to, artificial by name or by shown suits: as before
+    for text, index, expected in [("N: 1S P 3NT", 2, "10+ hcp"),
+                                  ("N: 1S 1NT 2NT", 2, "10+ hcp, 4+ spades"),
+                                  ("N: 1S P 2S 2NT", 3, "5+ clubs, 5+ diamonds")]:
+        m, _ = _meaning(text, index, system)
+        assert str(m.constraint) == expected, text
+    # a side's own suit is no stopper's business; a double shows no suit
+    m, _ = _meaning("N: 1S X 3NT", 2, system)
+    assert "stopper" not in str(m.constraint)
+    # and with no [notrump] table no stopper is read
+    assert str(_meaning("N: 1S 1NT", 1, loads_system(NATURAL + STOPPERS.split("[notrump]")[0]
+                                                      [len(NATURAL):]))[0].constraint) \
+        == "15-18 hcp"
+
+
+def test_a_notrump_bid_after_both_their_suits_shows_both_stoppers():
+    # East overcalls 2H, West bids 3C: South's 3NT stops both, not North's spades
+    m, _ = _meaning("N: 1S 2H P 3C P P 3NT", 6, loads_system(STOPPERS))
+    assert str(m.constraint) == "10+ hcp, stopper hearts, stopper clubs"
+
+
+def test_the_standard_system_reads_stoppers():
+    m, _ = _meaning("N: 1H 1NT", 1, strict_standard())
+    assert "stopper hearts" in str(m.constraint)
+    m, _ = _meaning("N: 1H 2C 2NT", 2, strict_standard())
+    assert "stopper clubs" in str(m.constraint)
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[notrump]\nstopper = "stopper spades"\n', "notrump.stopper must be constraint text holding"),
+    ('[notrump]\nstopper = "stopper {suit}, 12+ hcq"\n', "notrump.stopper does not parse"),
+    ('[notrump]\nup_to = 8\nstopper = "stopper {suit}"\n', "notrump.up_to must be a level 1..7"),
+    ('[notrump]\nstopper = "stopper {suit}"\nunless = "Jacoby"\n', "notrump.unless must be a list"),
+    ('[notrump]\nstopper = "stopper {suit}"\nsuits = 1\n', "unknown key 'suits' in notrump"),
+    ('[notrump]\nup_to = 3\n', "notrump needs stopper"),
+])
+def test_notrump_errors_name_the_problem(text, message):
+    with pytest.raises(BiddingSystemError, match=message) as info:
+        loads_system(TINY + text)
+    assert info.value.line is not None and info.value.line > TINY.count("\n")
+    with pytest.raises(BiddingSystemError, match="notrump must be a table"):
+        loads_system("notrump = 3\n" + TINY)

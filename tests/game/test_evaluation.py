@@ -1,5 +1,5 @@
 """cardgames.evaluation, hand evaluation: losing-trick count, controls, total points, top
-honours, suit quality and suit points.  Each is checked on random hands against a count
+honours, suit quality, suit points and stoppers.  Each is checked on random hands against a count
 written out here card by card: the counts of one hand, and, through the constraints of
 cardgames.constraints on them, the per-hand test, the batch (numpy) test the sampler uses
 over evaluation.Features, and the text syntax."""
@@ -11,7 +11,15 @@ import pytest
 
 from cardgames import Hand
 from cardgames.constraint_syntax import parse_constraint
-from cardgames.constraints import LTC, Controls, SuitHCP, SuitQuality, TopHonours, TotalPoints
+from cardgames.constraints import (
+    LTC,
+    Controls,
+    Stopper,
+    SuitHCP,
+    SuitQuality,
+    TopHonours,
+    TotalPoints,
+)
 from cardgames.errors import ParseError
 from cardgames.evaluation import (
     MAX_CONTROLS,
@@ -22,6 +30,7 @@ from cardgames.evaluation import (
     Features,
     control_count,
     losing_tricks,
+    stopper,
     suit_hcp,
     suit_quality,
     top_honours,
@@ -108,6 +117,12 @@ def plain_quality(hand: Hand, suit: int) -> int:
     return len(s) + sum(1 for r in s if r in "AKQJT")
 
 
+def plain_stopper(hand: Hand, suit: int) -> bool:
+    """A, Kx, Qxx or Jxxx: an honour with as many cards beside it as honours above it."""
+    s = _suits(hand)[suit]
+    return any(honour in s and len(s) >= need for honour, need in zip("AKQJ", (1, 2, 3, 4)))
+
+
 # ---- the counts of one hand == the count written out, within their limits -----------------
 
 @pytest.mark.parametrize("count, plain, top", [
@@ -184,6 +199,30 @@ def test_batch_and_hand_tests_match_the_plain_count(make, count, top):
             assert parse_constraint(str(c)) == c
 
 
+@pytest.mark.parametrize("suit", range(4))
+def test_stopper_tests_match_the_plain_rule(suit):
+    c = Stopper("SHDC"[suit])
+    expected = [plain_stopper(h, suit) for h in HANDS]
+    assert 0.2 < sum(expected) / len(expected) < 0.8    # both answers exercised
+    assert [stopper(h, "SHDC"[suit]) for h in HANDS] == expected
+    assert [c.accepts(h) for h in HANDS] == expected
+    assert _batch_mask(c, HANDS).tolist() == expected
+    assert parse_constraint(str(c)) == c == parse_constraint(f"stopper in {'SHDC'[suit]}")
+
+
+@pytest.mark.parametrize("pbn, stops, not_stops", [
+    ("A.KJ543.Q32.J432", "SHDC", ""),         # a bare ace stops; Jxxx does
+    ("K.Q2.J32.8765432", "", "SHDC"),         # a bare king, Qx, Jxx, no honour: none
+    ("K2.Q32.JT98.AKQJ", "SHDC", ""),
+])
+def test_stopper_worked_examples(pbn, stops, not_stops):
+    h = Hand.from_pbn(pbn)
+    for s in stops:
+        assert parse_constraint(f"stopper {s}").accepts(h), s
+    for s in not_stops:
+        assert parse_constraint(f"not stopper {s}").accepts(h), s
+
+
 # ---- worked examples --------------------------------------------------------------------
 
 @pytest.mark.parametrize("pbn, text", [
@@ -244,6 +283,8 @@ def test_top_honours_required_cards_are_dealt_up_front():
     ("quality 8", "expected a suit"),
     ("hcp in 4", "expected a suit"),
     ("top 14 spades>=1", "N 1..13"),
+    ("stopper", "expected a suit after 'stopper'"),
+    ("stopper in 3", "expected a suit after 'stopper'"),
 ])
 def test_rejects_malformed_evaluation_terms(text, fragment):
     with pytest.raises(ParseError, match=fragment):

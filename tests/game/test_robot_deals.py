@@ -164,6 +164,17 @@ def test_the_robot_competes(robot_deals, made):
     assert both >= boards / 6          # 9 of 40 here; 2 when overcalls waited for a table
 
 
+def test_the_robot_overcalls_notrump_with_a_stopper(robot_deals):
+    """A 1NT overcall shows a stopper in their suit (the system's [notrump] table): the
+    robot makes it, as the inference reads it, only with one."""
+    robot = robot_deals.Robot(default_system())
+    one_heart = Auction("N").then("1H")
+    assert robot.call(one_heart, Deal.from_pbn(
+        "E:AQ2.K75.KJ32.Q72 - - -").east).name == "1NT"         # 17, balanced, Kxx
+    assert robot.call(one_heart, Deal.from_pbn(
+        "E:AQ2.Q5.KJ32.KQ72 - - -").east).name != "1NT"         # 17, Qx: no stopper
+
+
 def test_bids_as_keeps_the_deals_the_robot_bids_so(robot_deals, made):
     """``bids_as`` (the bench's --robot-reading: deals kept only when the robot would bid
     the auction so) holds every deal the robot bid, and throws out most of them with the
