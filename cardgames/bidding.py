@@ -560,6 +560,23 @@ def _hand_and_name(value: object, fail: Callable[..., BiddingSystemError],
                "{ hand = \"...\", name = \"...\" }", *where)
 
 
+def _check_level(v: object, fail: Callable[..., BiddingSystemError], *where: str) -> None:
+    """A table's ``up_to``: a level 1..7."""
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 7:
+        raise fail(f"{'.'.join(where)} must be a level 1..7, not {v!r}", *where)
+
+
+def _check_template(v: object, fail: Callable[..., BiddingSystemError], *where: str) -> None:
+    """Constraint text holding ``{suit}`` that parses with a suit put in."""
+    if not isinstance(v, str) or "{suit}" not in v:
+        raise fail(f"{'.'.join(where)} must be constraint text holding {{suit}}, not {v!r}",
+                   *where)
+    try:
+        parse_constraint(v.replace("{suit}", "spades"))
+    except ParseError as err:
+        raise fail(f"{'.'.join(where)} does not parse: {err}", *where) from None
+
+
 def _natural(table: object, fail: Callable[..., BiddingSystemError]) -> Natural | None:
     """The ``[natural]`` table read and checked, or None when the system has none."""
     if table is None:
@@ -571,16 +588,9 @@ def _natural(table: object, fail: Callable[..., BiddingSystemError]) -> Natural 
             raise fail(f"unknown key {k!r} in natural (expected one of "
                        f"{', '.join(_NATURAL_KEYS)})", "natural", k)
         if k == "up_to":
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 7:
-                raise fail(f"natural.up_to must be a level 1..7, not {v!r}", "natural", k)
-            continue
-        if not isinstance(v, str) or "{suit}" not in v:
-            raise fail(f"natural.{k} must be constraint text holding {{suit}}, not {v!r}",
-                       "natural", k)
-        try:
-            parse_constraint(v.replace("{suit}", "spades"))
-        except ParseError as err:
-            raise fail(f"natural.{k} does not parse: {err}", "natural", k) from None
+            _check_level(v, fail, "natural", k)
+        else:
+            _check_template(v, fail, "natural", k)
     return Natural(table.get("up_to", 4), table.get("new_suit"), table.get("partner_suit"),
                    table.get("own_suit"))
 
@@ -659,16 +669,9 @@ def _stoppers(table: object, fail: Callable[..., BiddingSystemError]) -> Stopper
             raise fail(f"unknown key {k!r} in notrump (expected one of "
                        f"{', '.join(_NOTRUMP_KEYS)})", *where)
         if k == "up_to":
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 7:
-                raise fail(f"notrump.up_to must be a level 1..7, not {v!r}", *where)
+            _check_level(v, fail, *where)
         elif k == "stopper":
-            if not isinstance(v, str) or "{suit}" not in v:
-                raise fail(f"notrump.stopper must be constraint text holding {{suit}}, "
-                           f"not {v!r}", *where)
-            try:
-                parse_constraint(v.replace("{suit}", "spades"))
-            except ParseError as err:
-                raise fail(f"notrump.stopper does not parse: {err}", *where) from None
+            _check_template(v, fail, *where)
         elif not isinstance(v, list) or not all(isinstance(w, str) and w for w in v):
             raise fail(f"notrump.unless must be a list of words, not {v!r}", *where)
     if "stopper" not in table:
