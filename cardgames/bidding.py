@@ -310,17 +310,15 @@ class Stoppers:
         """What call ``index`` shows in the opponents' suits, besides ``meaning`` (its
         reading, named ``name``), or None when nothing."""
         call = auction.calls[index]
-        if not call.is_bid or call.strain != 4 or call.level > self.up_to or \
-                _after_4nt(auction, index):
-            return None
-        if any(word.lower() in name.lower() for word in self.unless) or \
-                max(lo for lo, _ in usual(meaning).length_bounds()) >= 4:
+        if not call.is_bid or call.strain != 4 or call.level > self.up_to:
             return None
         seat = auction.dealer.next(index)
         theirs = shown[seat.lho] | shown[seat.rho]
-        parts = [_parsed(self.stopper.replace("{suit}", SUIT_NAMES[s])) for s in sorted(theirs)]
-        if not parts:
+        if not theirs or _after_4nt(auction, index) or \
+                any(word.lower() in name.lower() for word in self.unless) or \
+                max(lo for lo, _ in usual(meaning).length_bounds()) >= 4:
             return None
+        parts = [_parsed(self.stopper.replace("{suit}", SUIT_NAMES[s])) for s in sorted(theirs)]
         return parts[0] if len(parts) == 1 else AllOf(parts)
 
 
