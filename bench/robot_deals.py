@@ -41,7 +41,7 @@ import argparse
 import functools
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -102,8 +102,11 @@ class Robot:
         key = self.system.context(auction, len(auction))
         table = self.system.contexts.get(key)
         if table is not None:
-            fits = [(call, self._stopped(auction, call, rule)) for call, rule in table.items()
-                    if auction.is_legal(call)]
+            # the suits shown so far, for the stoppers of a no-trump bid: read once a turn
+            shown = infer(auction, self.system).shown if self.system.notrump is not None and \
+                any(c.strain == Strain.NOTRUMP for c in table) else {}
+            fits = [(call, self._stopped(auction, call, rule, shown))
+                    for call, rule in table.items() if auction.is_legal(call)]
             # A call partner could not answer by a table (a feature ask, Jacoby 2NT, a
             # double of a weak two) would be passed, as no real partner passes it: made
             # only when no other call fits.
@@ -132,15 +135,16 @@ class Robot:
             hand, [(call, self.meaning(auction, call)) for call in CALLS
                    if auction.is_legal(call)]) or PASS
 
-    def _stopped(self, auction: Auction, call: Call, rule: Rule) -> Constraint:
+    def _stopped(self, auction: Auction, call: Call, rule: Rule,
+                 shown: Mapping[Seat, frozenset[int]]) -> Constraint:
         """The hand the robot makes a table's ``call`` with (:func:`_made`), and for a
-        no-trump bid the stoppers the system's ``[notrump]`` table reads into it, as the
-        inference reads them (the fallback path gets them from the inference itself)."""
+        no-trump bid the stoppers the system's ``[notrump]`` table reads into it given the
+        suits ``shown`` so far, as the inference reads them (the fallback path gets them
+        from the inference itself)."""
         made = _made(call, rule)
         if self.system.notrump is None or call.strain != Strain.NOTRUMP:
             return made
-        stops = self.system.notrump.constraint(auction.then(call), len(auction),
-                                               infer(auction, self.system).shown, made,
+        stops = self.system.notrump.constraint(auction.then(call), len(auction), shown, made,
                                                rule.name)
         return made if stops is None else made & stops
 

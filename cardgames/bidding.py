@@ -102,8 +102,8 @@ from .errors import BiddingSystemError, IllegalCallError, ParseError
 from .evaluation import MAX_HCP
 from .scoring import game_level
 
-__all__ = ["Rule", "Natural", "Fallback", "Stoppers", "role", "BiddingSystem", "CallMeaning", "Inference",
-           "load_system", "loads_system", "default_system", "infer"]
+__all__ = ["Rule", "Natural", "Fallback", "Stoppers", "role", "BiddingSystem", "CallMeaning",
+           "Inference", "load_system", "loads_system", "default_system", "infer"]
 
 _TOP_KEYS = frozenset({"name", "description", "limits", "natural", "fallback", "stray",
                        "notrump", "opening", "opening_third_fourth", "auction"})
@@ -297,9 +297,9 @@ class Stray:
 class Stoppers:
     """What a no-trump bid shows in the suits the opponents have shown (the system's
     ``[notrump]`` table): up to level ``up_to``, the constraint ``stopper`` (a template
-    holding ``{suit}``) in each of them.  Not for a bid after a 4NT, one whose meaning shows four or
-    more cards of a suit (an unusual 2NT: artificial), or one whose name holds a word of
-    ``unless`` (``"Jacoby"``), compared without case."""
+    holding ``{suit}``) in each of them.  Not for a bid after a 4NT, one whose meaning
+    shows four or more cards of a suit (an unusual 2NT: artificial), or one whose name
+    holds a word of ``unless`` (``"Jacoby"``), compared without case."""
 
     up_to: int
     stopper: str
@@ -558,6 +558,14 @@ def _hand_and_name(value: object, fail: Callable[..., BiddingSystemError],
                "{ hand = \"...\", name = \"...\" }", *where)
 
 
+def _check_key(k: str, keys: tuple[str, ...], fail: Callable[..., BiddingSystemError],
+               table: str) -> None:
+    """A key the table ``table`` knows."""
+    if k not in keys:
+        raise fail(f"unknown key {k!r} in {table} (expected one of {', '.join(keys)})",
+                   table, k)
+
+
 def _check_level(v: object, fail: Callable[..., BiddingSystemError], *where: str) -> None:
     """A table's ``up_to``: a level 1..7."""
     if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 7:
@@ -582,9 +590,7 @@ def _natural(table: object, fail: Callable[..., BiddingSystemError]) -> Natural 
     if not isinstance(table, dict):
         raise fail("natural must be a table", "natural")
     for k, v in table.items():
-        if k not in _NATURAL_KEYS:
-            raise fail(f"unknown key {k!r} in natural (expected one of "
-                       f"{', '.join(_NATURAL_KEYS)})", "natural", k)
+        _check_key(k, _NATURAL_KEYS, fail, "natural")
         if k == "up_to":
             _check_level(v, fail, "natural", k)
         else:
@@ -663,9 +669,7 @@ def _stoppers(table: object, fail: Callable[..., BiddingSystemError]) -> Stopper
         raise fail("notrump must be a table (up_to, stopper, unless)", "notrump")
     for k, v in table.items():
         where = ("notrump", k)
-        if k not in _NOTRUMP_KEYS:
-            raise fail(f"unknown key {k!r} in notrump (expected one of "
-                       f"{', '.join(_NOTRUMP_KEYS)})", *where)
+        _check_key(k, _NOTRUMP_KEYS, fail, "notrump")
         if k == "up_to":
             _check_level(v, fail, *where)
         elif k == "stopper":
