@@ -179,6 +179,27 @@ def test_a_simple_raise_denies_game_forcing_values():
     assert c.accepts(Hand.from_pbn("KJ4.Q432.J432.32"))
 
 
+@pytest.mark.parametrize("opening", ["1C", "1D"])
+def test_one_level_responses_to_a_minor_go_up_the_line(opening):
+    # 1H with four of each major, 1S with five spades unless the hearts are longer; a
+    # real hand bid the other way is a stray (dealt, a tenth as often), not impossible
+    hearts = infer(f"N: {opening} P 1H", default_system()).constraints[S]
+    spades = infer(f"N: {opening} P 1S", default_system()).constraints[S]
+    # (hand, inside 1H's usual range, inside 1S's)
+    for pbn, by_hearts, by_spades in [
+            ("KJ32.Q432.K32.32", True, False),      # 4-4: the lower
+            ("KJ432.Q432.K2.32", False, True),      # 5-4: the longer
+            ("KJ432.Q5432.K2.3", False, True),      # 5-5: the higher
+            ("KJ32.Q5432.K2.32", True, False),      # 5 hearts, 4 spades: the longer
+            ("KJ432.Q65432.K2.", True, True),       # 6-5: 1H, and 1S not ruled out
+            ("KJ32.Q43.K432.32", False, True)]:     # one major
+        hand = Hand.from_pbn(pbn)
+        assert usual(hearts).accepts(hand) is by_hearts, pbn
+        assert usual(spades).accepts(hand) is by_spades, pbn
+        assert hearts.accepts(hand) and spades.accepts(hand), pbn   # strays
+        assert spades.accepts(hand), pbn
+
+
 def test_unknown_calls_cost_only_their_own_information():
     a = Auction.parse("N: 1C 1S X P 2NT AP")
     system = dataclasses.replace(strict_standard(), fallback=None)   # no reading by role
