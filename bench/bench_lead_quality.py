@@ -161,10 +161,23 @@ class _Reused(Exception):
         self.result = result
 
 
-def question(file: str, line: int | None, dealt: dict) -> tuple:
-    """A board and the constraints its hidden hands are dealt under: with the same seed
-    and samples the analysis gives the same answer (it is deterministic)."""
-    return (file, line, tuple(sorted(dealt.items())))
+def question(file: str, deal: str, contract: str, declarer: str, vul: str,
+             auction: str | None, dealt: dict) -> tuple:
+    """What a board asks the analysis: its deal (so the leader's hand), contract, declarer
+    and vulnerability, the constraints its hidden hands are dealt under, and the auction
+    where the robot's reading checks the deals by it; with the same seed and samples the
+    analysis gives the same answer (it is deterministic).  Not the board's line: a file
+    made again (the robot's deals under a changed system) moves its boards, and another
+    board with the same constraints at the old line would take the wrong answer."""
+    return (file, deal, contract, declarer, vul, auction, tuple(sorted(dealt.items())))
+
+
+def board_question(name: str, board: LeadBoard, robot: bool, dealt: dict) -> tuple:
+    """:func:`question` of a board being analysed (``robot``: checked by the robot)."""
+    deal = board.game.deal
+    assert deal is not None  # auction_boards keeps the boards with a complete deal
+    return question(name, deal.to_pbn(), str(board.contract), board.declarer.letter,
+                    board.vulnerability.name, str(board.auction) if robot else None, dealt)
 
 
 def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
@@ -187,7 +200,8 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
     def run(b: LeadBoard, dealt: Mapping[Seat, Constraint | str],
             known: Mapping[Seat, Hand]) -> LeadReport:
         used["dealt"] = {s.letter: str(c) for s, c in dealt.items()}
-        earlier = args.reuse.get(question(name, b.game.line, used["dealt"]))
+        earlier = args.reuse.get(board_question(name, b, args.robot is not None,
+                                                used["dealt"]))
         if earlier is not None:
             raise _Reused(earlier)
         key = (b.hand.to_pbn(), str(b.contract), b.vulnerability.name,
@@ -286,6 +300,7 @@ def board_record(name: str, board: LeadBoard, lead: Card | None, system: Bidding
     rec = {"file": name, "line": game.line, "board": game.board, "deal": deal.to_pbn(),
            "contract": str(board.contract), "declarer": board.declarer.letter,
            "notrump": board.contract.strain == Strain.NOTRUMP, "vul": board.vulnerability.name,
+           "auction": str(board.auction),
            "table": None if lead is None else str(lead), "leader_player": leader_player(board),
            "real": {str(c): int(t) for c, t in real.items()}}
     for mode in args.modes:
@@ -528,8 +543,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the inference's calibration")
     parser.add_argument("--reuse", type=Path, action="append", default=[],
                         help="the --results of an earlier run with the same samples and "
-                             "seed: a board asking the same question (leader's hand, "
-                             "contract, vulnerability, constraints) takes its answer from "
+                             "seed: a board asking the same question (deal, contract, "
+                             "declarer, vulnerability, constraints; with --robot-reading the "
+                             "auction), wherever it sits in the file, takes its answer from "
                              "there instead of solving again (exact: the analysis is "
                              "deterministic); for measuring a change to the system")
     args = parser.parse_args(argv)
@@ -560,7 +576,9 @@ def main(argv: list[str] | None = None) -> int:
             for mode in MODES:
                 got = r.get(mode, {})
                 if "lead" in got:
-                    key = question(r["file"], r["line"], got["dealt"])
+                    key = question(r["file"], r["deal"], r["contract"], r["declarer"],
+                                   r["vul"], r.get("auction") if args.robot_reading is not None
+                                   else None, got["dealt"])
                     args.reuse[key] = {k: v for k, v in got.items()
                                        if k not in ("cached", "reused")}
         say(f"--reuse {path}: {len(args.reuse)} answers")
