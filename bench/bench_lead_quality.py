@@ -74,7 +74,7 @@ from cardgames.cards import Card, Seat, SeatLike, Strain  # noqa: E402
 from cardgames.constraints import Any, Constraint, breaks, usual  # noqa: E402
 from cardgames.errors import CardgamesError, SamplingError  # noqa: E402
 from cardgames.facts import BoardFacts  # noqa: E402
-from cardgames.hands import Hand  # noqa: E402
+from cardgames.hands import Deal, Hand  # noqa: E402
 from cardgames.lin import open_games  # noqa: E402
 from cardgames.sampling import acceptance_rates, check_seed  # noqa: E402
 from ddsolver import Solver  # noqa: E402
@@ -161,23 +161,16 @@ class _Reused(Exception):
         self.result = result
 
 
-def question(file: str, deal: str, contract: str, declarer: str, vul: str,
-             auction: str | None, dealt: dict) -> tuple:
-    """What a board asks the analysis: its deal (so the leader's hand), contract, declarer
-    and vulnerability, the constraints its hidden hands are dealt under, and the auction
-    where the robot's reading checks the deals by it; with the same seed and samples the
-    analysis gives the same answer (it is deterministic).  Not the board's line: a file
-    made again (the robot's deals under a changed system) moves its boards, and another
-    board with the same constraints at the old line would take the wrong answer."""
-    return (file, deal, contract, declarer, vul, auction, tuple(sorted(dealt.items())))
-
-
-def board_question(name: str, board: LeadBoard, robot: bool, dealt: dict) -> tuple:
-    """:func:`question` of a board being analysed (``robot``: checked by the robot)."""
-    deal = board.game.deal
-    assert deal is not None  # auction_boards keeps the boards with a complete deal
-    return question(name, deal.to_pbn(), str(board.contract), board.declarer.letter,
-                    board.vulnerability.name, str(board.auction) if robot else None, dealt)
+def question(hand: str, contract: str, vul: str, dealt: Mapping[str, str],
+             auction: str | None) -> tuple:
+    """What a board asks the analysis, which sees no more of it: the leader's hand, the
+    contract (with its declarer), the vulnerability, the constraints the hidden hands are
+    dealt under and, where the robot checks the deals (``--robot-reading``), the auction.
+    With the same seed and samples the answer is the same (the analysis is
+    deterministic), so it keys both the run's cache and ``--reuse`` -- not the board's
+    line, which moves when a file is made again (the robot's deals under a changed
+    system)."""
+    return (hand, contract, vul, tuple(sorted(dealt.items())), auction)
 
 
 def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
@@ -186,11 +179,14 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
     the samples, and the constraints the hidden hands were dealt under."""
     used: dict = {}
     predicate = None
-    if args.robot is not None and mode == "inference" and board.auction is not None:
+    # the auction the robot checks the deals by (part of the question, whether or not
+    # it falls back below)
+    checked = board.auction if args.robot is not None and mode == "inference" else None
+    if checked is not None:
         # BEN's sampler keeps the deals its own bidding would bid as the auction went;
         # here the robot's.  The real deal must be one of them (else the file is not the
         # robot's of this seed), a check that tells the analysis nothing of the deal.
-        predicate = bids_as(args.robot, board.auction, board.leader)
+        predicate = bids_as(args.robot, checked, board.leader)
         deal = board.game.deal
         assert deal is not None  # auction_boards keeps the boards with a complete deal
         if not predicate(deal):
@@ -200,13 +196,13 @@ def analyse(name: str, board: LeadBoard, mode: str, system: BiddingSystem,
     def run(b: LeadBoard, dealt: Mapping[Seat, Constraint | str],
             known: Mapping[Seat, Hand]) -> LeadReport:
         used["dealt"] = {s.letter: str(c) for s, c in dealt.items()}
-        earlier = args.reuse.get(board_question(name, b, args.robot is not None,
-                                                used["dealt"]))
+        key = question(b.hand.to_pbn(), str(b.contract), b.vulnerability.name, used["dealt"],
+                       None if checked is None else str(checked))
+        earlier = args.reuse.get(key)
         if earlier is not None:
             raise _Reused(earlier)
-        key = (b.hand.to_pbn(), str(b.contract), b.vulnerability.name,
-               tuple(sorted(used["dealt"].items())),
-               None if predicate is None else str(b.auction))
+        # (the run's cache tells a deal the robot checked from one where it fell back)
+        key += (predicate is None,)
         if key in cache:
             used["cached"] = True
             return cache[key]
@@ -543,9 +539,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the inference's calibration")
     parser.add_argument("--reuse", type=Path, action="append", default=[],
                         help="the --results of an earlier run with the same samples and "
-                             "seed: a board asking the same question (deal, contract, "
-                             "declarer, vulnerability, constraints; with --robot-reading the "
-                             "auction), wherever it sits in the file, takes its answer from "
+                             "seed: a board asking the same question (leader's hand, "
+                             "contract, vulnerability, constraints; with --robot-reading the "
+                             "auction), wherever it sits, takes its answer from "
                              "there instead of solving again (exact: the analysis is "
                              "deterministic); for measuring a change to the system")
     args = parser.parse_args(argv)
@@ -576,9 +572,11 @@ def main(argv: list[str] | None = None) -> int:
             for mode in MODES:
                 got = r.get(mode, {})
                 if "lead" in got:
-                    key = question(r["file"], r["deal"], r["contract"], r["declarer"],
-                                   r["vul"], r.get("auction") if args.robot_reading is not None
-                                   else None, got["dealt"])
+                    leader = Seat.parse(r["declarer"]).lho
+                    hand = Deal.from_pbn(r["deal"])[leader]
+                    assert hand is not None    # the records are of complete deals
+                    key = question(hand.to_pbn(), r["contract"], r["vul"], got["dealt"],
+                                   r.get("auction") if "robot" in got else None)
                     args.reuse[key] = {k: v for k, v in got.items()
                                        if k not in ("cached", "reused")}
         say(f"--reuse {path}: {len(args.reuse)} answers")

@@ -1,18 +1,15 @@
 """bench/bench_lead_quality.py's ``--reuse``: an earlier run's answer is taken only for the
-same question -- the same deal, contract, vulnerability and constraints -- wherever the
+same question -- the same leader's hand, contract, vulnerability and constraints -- wherever the
 board sits in the file, so a file made again with its boards moved (the robot's deals under
 a changed system) is measured exactly."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
-
-_BENCH = Path(__file__).resolve().parents[2] / "bench"
+from bench_scripts import load_bench_script
 
 # Two deals bid the same way: their hidden hands are dealt under the same constraints.
 DEALS = ["N:AK32.KQ2.K32.Q32 QJ54.A43.QJ4.J54 T98.J98.A98.K876 76.T765.T765.AT9",
@@ -27,17 +24,7 @@ def game(board: int, deal: str) -> str:
 
 @pytest.fixture(scope="module")
 def bench():
-    sys.path.insert(0, str(_BENCH))
-    try:
-        spec = importlib.util.spec_from_file_location("ddsolver_bench_lead_quality",
-                                                      _BENCH / "bench_lead_quality.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module        # its dataclasses look their module up
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(_BENCH))
-    return module
+    return load_bench_script("bench_lead_quality")
 
 
 def run(bench, pbn: Path, results: Path, *more: str) -> dict[str, dict]:

@@ -5,11 +5,8 @@ of each auction holds the hands that bid it."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from bench_scripts import load_bench_script
 
 from cardgames.auction import Auction, Call
 from cardgames.bidding import default_system, infer
@@ -18,21 +15,10 @@ from cardgames.hands import Deal
 from cardgames.pbn import loads
 from ddsolver.board_leads import lead_board
 
-_BENCH = Path(__file__).resolve().parents[2] / "bench"
-
 
 @pytest.fixture(scope="module")
 def robot_deals():
-    sys.path.insert(0, str(_BENCH))
-    try:
-        spec = importlib.util.spec_from_file_location("ddsolver_bench_robot_deals",
-                                                      _BENCH / "robot_deals.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(_BENCH))
-    return module
+    return load_bench_script("robot_deals")
 
 
 @pytest.fixture(scope="module")

@@ -9,25 +9,15 @@ jump in the count, so CI catches it even when every answer stays right.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
+
+from bench_scripts import load_bench_script
 
 SIGNATURE = 14582073
 
-_SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "signature.py"
-
-
-def _signature_module():
-    spec = importlib.util.spec_from_file_location("ddsolver_bench_signature", _SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_node_signature_is_unchanged():
-    total, per_deal = _signature_module().signature()
+    total, per_deal = load_bench_script("signature").signature()
     assert len(per_deal) == 8 and all(n > 0 for n in per_deal)
     assert total == SIGNATURE, (
         f"nodes searched: {total:,} (expected {SIGNATURE:,}); if the search changed on "
@@ -44,7 +34,7 @@ def test_a_deal_searches_the_same_whatever_came_before():
     from ddsolver._core import Core
 
     rng = random.Random(7)
-    masks_of = _signature_module().masks_of
+    masks_of = load_bench_script("signature").masks_of
     deals = [masks_of(random_ending(rng, 13)) for _ in range(3)]
     fresh = Core(64)
     fresh.dd_table(deals[2])
