@@ -24,7 +24,6 @@ nothing in a store and reports its own way; it shares the pieces of
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -49,6 +48,7 @@ from ._common import (
     open_store,
     positive_int,
     progress_bar,
+    same_file,
     tt_mb,
 )
 
@@ -186,8 +186,7 @@ class Batch:
                  keep_problems: bool = False, binary: bool = False):
         check_readable(args.files)
         db = getattr(args, "db", None)
-        if db and output not in (None, "-") and \
-                os.path.realpath(db) == os.path.realpath(output):
+        if db and output not in (None, "-") and same_file(db, output):
             raise UsageError(f"{output} is the results store of --db: writing the output "
                              "there would destroy it")
         show_progress = not args.quiet and sys.stderr.isatty()

@@ -196,6 +196,17 @@ class GuardedOutput:
         return getattr(self._stream, name)
 
 
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file: the same path once links are resolved, or two
+    names of one file on disk (hard links), which writing one would empty for both."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return False
+
+
 def check_readable(paths: Iterable[str]) -> None:
     """A usage error for an input that is missing, unreadable or a directory."""
     for path in paths:
@@ -249,8 +260,7 @@ def open_output(path: str | None, inputs: Iterable[str] = (), *,
             stream = sys.stdout
         guarded: Any = GuardedOutput(stream, "standard output", stdout=True)
         return guarded, False
-    target = os.path.realpath(path)
-    if any(os.path.realpath(p) == target for p in inputs):
+    if any(same_file(p, path) for p in inputs):
         raise UsageError(f"{path} is an input file: writing it would destroy it")
     if os.path.isdir(path):
         raise UsageError(f"cannot write {path}: it is a directory")

@@ -76,6 +76,7 @@ from ._common import (
     jobs_limit,
     positive_int,
     progress_bar,
+    same_file,
     tt_mb,
 )
 
@@ -492,11 +493,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         _check_options(args)
         args.client = cluster.enter_context(scheduler_client(args))
-        if args.output and args.save_deals and \
-                os.path.abspath(args.output) == os.path.abspath(args.save_deals):
+        if args.output and args.save_deals and same_file(args.output, args.save_deals):
             raise UsageError("-o and --save-deals name the same file")
         for option, path in (("-o", args.output), ("--save-deals", args.save_deals)):
-            if path and any(os.path.realpath(path) == os.path.realpath(f) for f in args.files):
+            if path and any(same_file(path, f) for f in args.files):
                 raise UsageError(f"{option} {path} is an input file: writing it would "
                                  "destroy it")
         # Open the output files before any work: a path that cannot be written is a usage

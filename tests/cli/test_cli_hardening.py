@@ -499,6 +499,30 @@ def test_leads_refuses_to_write_over_its_input(run_cli, tmp_path, option):
     assert path.read_bytes() == PLAYED.read_bytes()
 
 
+@pytest.mark.parametrize("argv", [
+    ["convert"],
+    ["table", "--format", "pbn", "-q"],
+    ["leads", *FAST],
+], ids=["convert", "table", "leads"])
+def test_a_hard_link_to_the_input_is_the_input(run_cli, tmp_path, argv):
+    """A second name of the input file (a hard link) is refused as the input itself is:
+    opening it for writing would empty the input before it is read."""
+    path, link = tmp_path / "played.pbn", tmp_path / "link.pbn"
+    path.write_bytes(PLAYED.read_bytes())
+    os.link(path, link)
+    line = plain_error(*run_cli(argv[0], path, *argv[1:], "-o", link)[::2])
+    assert "is an input file" in line
+    assert path.read_bytes() == PLAYED.read_bytes()
+
+
+def test_leads_refuses_one_file_for_both_outputs(run_cli, tmp_path):
+    out, link = tmp_path / "out.pbn", tmp_path / "link.pbn"
+    out.write_text("")
+    os.link(out, link)
+    line = plain_error(*run_cli("leads", PLAYED, *FAST, "-o", out, "--save-deals", link)[::2])
+    assert "name the same file" in line
+
+
 def test_table_refuses_to_write_over_its_store(run_cli, tmp_path):
     db = tmp_path / "tables.sqlite"
     assert run_cli("table", PROBLEMS, "--db", db, "-q")[0] == 0
