@@ -47,8 +47,8 @@ from .pbn.reader import PBNReader
 from .play import Position
 from .scoring import Contract
 
-__all__ = ["LINError", "LINReader", "load", "loads", "load_path", "looks_like_lin",
-           "open_games", "to_lin", "dumps"]
+__all__ = ["LINError", "LINPartError", "LINReader", "load", "loads", "load_path",
+           "looks_like_lin", "open_games", "to_lin", "dumps"]
 
 #: The longest value the reader takes (a comment, a deal): longer is not a LIN file.
 MAX_VALUE = 1 << 16
@@ -79,6 +79,18 @@ class LINError(PBNError):
     """A LIN file is malformed: ``FILE:LINE: reason`` (the reason names the column and
     the value at fault).  A :class:`~cardgames.errors.PBNError`, so that whatever reports
     a bad board of a PBN file reports one of a LIN file the same way."""
+
+
+class LINPartError(LINError):
+    """A part of a board that does not read -- its auction, its play, its result, a value
+    too long -- and is left out: the board itself is read without it, and this says what
+    was left out.  A lenient reader passes it on before the board; a strict one raises it
+    as it raises any :class:`LINError`."""
+
+
+def _as_part(err: LINError) -> LINPartError:
+    return err if isinstance(err, LINPartError) else \
+        LINPartError(err.reason, line=err.line, source=err.source)
 
 
 def looks_like_lin(head: str) -> bool:
@@ -161,9 +173,9 @@ def _pairs(lines: Iterable[str], source: str | None) -> Iterator[_Pair | LINErro
                 break
             value.append(line[i:bar])
             if size + bar - i > MAX_VALUE:
-                yield LINError(f"column {at[1]}: the value of {key}| is longer than "
-                               f"{MAX_VALUE:,} characters: left out", line=at[0],
-                               source=source)
+                yield LINPartError(f"column {at[1]}: the value of {key}| is longer than "
+                                   f"{MAX_VALUE:,} characters: left out", line=at[0],
+                                   source=source)
             else:
                 yield _Pair(key, "".join(value), *at)
             key = None
@@ -517,7 +529,7 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
         except (CardgamesError, ValueError) as err:
             yield LINError(str(err), line=b.line, source=source)
             return
-        yield from left_out
+        yield from map(_as_part, left_out)
         yield game
 
     def begun(b: _Board) -> bool:
@@ -589,7 +601,7 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             board.heading = pair.value
         elif key == "mb":
             if board.cards or board.claim:
-                yield _error(pair, "a call after the play began: left out", source)
+                yield _as_part(_error(pair, "a call after the play began: left out", source))
                 continue
             board.calls.append((pair, None))
         elif key == "an":
@@ -611,7 +623,8 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
 class LINReader:
     """The games of a LIN stream, one at a time (an iterator of :class:`Game`).  In strict
     mode the first bad board raises; otherwise it is skipped and its error appended to
-    :attr:`errors` and passed to ``on_error``.  :attr:`tail` is None (a LIN file is not
+    :attr:`errors` and passed to ``on_error``, as is each :class:`LINPartError` (a part of
+    a board left out, the board read without it) before its board.  :attr:`tail` is None (a LIN file is not
     written back); a context manager that closes a file :func:`load_path` opened."""
 
     def __init__(self, lines: Iterable[str], *, strict: bool = True,

@@ -167,23 +167,27 @@ class Inputs:
 
     ``report`` gets every board that could not be read or solved; ``warn`` (by default
     ``report``) every problem that leaves an output incomplete without losing a board
-    (a bad Dealer tag: no par), and, when no input file holds any game, one
-    ``FILE: no games`` line per file.  :attr:`warnings` counts the warnings.
+    (a bad Dealer tag: no par; a part of a LIN board that does not read and is left out,
+    :class:`~cardgames.lin.LINPartError`, which goes to ``part`` when one is given), and
+    one ``FILE: no games`` line for each file that holds no game.  :attr:`warnings` counts the warnings.
     :attr:`file` is the place in :attr:`paths` of the file being read (a file may be
     given twice), which each :class:`Board` records.
     """
 
     def __init__(self, paths: Iterable[str], report: Callable[[str], None], *,
-                 keep_unsolvable: bool = False, warn: Callable[[str], None] | None = None):
+                 keep_unsolvable: bool = False, warn: Callable[[str], None] | None = None,
+                 part: Callable[[str], None] | None = None):
         self.paths = list(paths)
         self.report = report
         self._warn = warn or report
+        self._part = part
         self.keep_unsolvable = keep_unsolvable
         self._tails: dict[int, bytes] = {}
         self.file = 0            # the index in paths of the file being read
         self.warnings = 0        # warnings given (each leaves some output incomplete)
         self.without_par = 0     # boards solved but left without par by a bad tag
         self.no_games = False    # set when every file has been read and none held a game
+        self.empty: list[str] = []  # the files without a game (each warned of as it ends)
 
     def warn(self, message: str) -> None:
         self.warnings += 1
@@ -198,13 +202,23 @@ class Inputs:
               ) -> Iterator[tuple[str, pbn.Game | PBNError]]:
         """Every game that reads, with its file; syntax errors are reported and skipped,
         or with ``with_errors`` passed on in their place in the file (the error's ``raw``
-        is the game's text).  When no file holds a game, says so for each file."""
+        is the game's text).  A file that holds no game is warned of (``FILE: no
+        games``) once it is read."""
         held = 0  # games, good or bad, in all the files
         for file, path in enumerate(self.paths):
             self.file = file
             skipped: list[PBNError] = []
+            before = held
 
             def on_error(err: PBNError) -> None:
+                if isinstance(err, lin.LINPartError):
+                    # the board is read without the part: a warning, no board lost
+                    if self._part is not None:
+                        self.warnings += 1
+                        self._part(str(err))
+                    else:
+                        self.warn(str(err))
+                    return
                 message = str(err)
                 if self.keep_unsolvable and err.raw is None and not isinstance(
                         err, lin.LINError):
@@ -231,10 +245,10 @@ class Inputs:
                         break
                     held += 1
                     yield path, game
-        if held == 0:
-            self.no_games = True
-            for path in self.paths:
+            if held == before:
+                self.empty.append(path)
                 self.warn(f"{path}: no games")
+        self.no_games = held == 0
 
     def boards(self) -> Iterator[Board]:
         """The solvable boards, in order; every other game is reported (as

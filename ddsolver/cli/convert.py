@@ -5,7 +5,10 @@ board is the game that says what its record says (:mod:`cardgames.lin`: players,
 deal, auction with a ``Note`` for each alert, play, a claim as the ``Result``, comments);
 as LIN a record a line (:func:`cardgames.lin.to_lin`), BBO's hand-record layout, whose
 reading gives the same boards back.  A board that does not read is reported as
-``FILE:LINE: reason`` and left out; the others are written (exit status 1).  LIN gives
+``FILE:LINE: reason`` and left out; the others are written (exit status 1).  A part of a
+LIN board that does not read (an auction, a play) is reported and left out, the board
+written without it, and a file without any game is reported as ``FILE: no games`` (both
+exit status 1).  LIN gives
 the contract only by the auction: a PBN board with a play but no auction is written
 without its play, and said so (exit status 1).
 """
@@ -54,19 +57,29 @@ def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver convert`` on parsed arguments; the exit status."""
     check_readable(args.files)
     out, close = open_output(args.output, args.files)
-    failed = written = 0
+    failed = written = parted = empty = 0
+    errors = 0          # of the file being read
+    part_before = False  # a part of the board about to come was left out
 
     def report(err: PBNError) -> None:
-        nonlocal failed
-        failed += 1
-        print(f"{err}; board left out", file=sys.stderr)
+        nonlocal failed, errors, part_before
+        errors += 1
+        if isinstance(err, lin.LINPartError):
+            part_before = True   # the board is read, and written, without the part
+            print(err, file=sys.stderr)
+        else:
+            failed += 1
+            print(f"{err}; board left out", file=sys.stderr)
 
     try:
         if args.to == "pbn":
             out.write("% PBN 2.1\n% EXPORT\n")
         for path in args.files:
+            errors = games = 0
             with lin.open_games(path, strict=False, on_error=report) as reader:
                 for game in reader:
+                    games += 1
+                    partial, part_before = part_before, False
                     where = f"{path}:{game.line}" if game.line else path
                     try:
                         text = (lin.to_lin(game) + "\n" if args.to == "lin"
@@ -77,12 +90,16 @@ def run(args: argparse.Namespace) -> int:
                         continue
                     except CardgamesError as err:
                         # A play LIN cannot say: the board without it.
-                        failed += 1
+                        partial = True
                         print(f"{where}: {err}: written without its play and result",
                               file=sys.stderr)
                         text = lin.to_lin(game, play=False) + "\n"
                     out.write(text)
                     written += 1
+                    parted += partial
+            if not games and not errors:
+                empty += 1
+                print(f"{path}: no games", file=sys.stderr)
         out.flush()
     finally:
         if close:
@@ -91,5 +108,7 @@ def run(args: argparse.Namespace) -> int:
         text = f"{PROG}: {written} board{'s' * (written != 1)} written as {args.to.upper()}"
         if failed:
             text += f"; {failed} could not be read (reported above)"
+        if parted:
+            text += f", {parted} of them with a part left out (reported above)"
         print(text, file=sys.stderr)
-    return FAILED if failed else OK
+    return FAILED if failed or parted or empty else OK

@@ -68,3 +68,32 @@ def test_bad_input(run_cli, tmp_path):
     status, out, err = run_cli("convert", bad, "--to", "lin")
     assert status == 1 and out.count("\n") == 1
     assert f"{bad}:2: column 7: md|3SZ,,,|" in err and "board left out" in err
+
+
+def test_a_part_left_out_is_not_a_board_lost(run_cli, tmp_path):
+    """A LIN board whose auction does not read is written without it: said as a part left
+    out (exit status 1), not as a board left out, and counted once."""
+    deal = "md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|"
+    text = (f"qx|o1|{deal}mb|1S|mb|p|mb|p|mb|p|mb|p|pc|D2|\n"   # a pass after the end
+            f"qx|o2|{deal}mb|1S|mb|p|mb|p|mb|p|\n")
+    path = tmp_path / "part.lin"
+    path.write_text(text)
+    status, out, err = run_cli("convert", path)
+    assert status == 1 and out.count("[Deal ") == 2
+    assert "board left out" not in err and "the auction and play are left out" in err
+    assert "2 boards written as PBN, 1 of them with a part left out" in err
+    assert "could not be read" not in err
+    status, out, err = run_cli("table", path, "-j", "1")
+    assert status == 1 and "2 boards solved" in err and "could not" not in err
+
+
+def test_a_file_without_games_is_said(run_cli, tmp_path):
+    empty, blank = tmp_path / "empty.pbn", tmp_path / "blank.lin"
+    empty.write_text("")
+    blank.write_text("\n\n")
+    status, out, err = run_cli("convert", DATA / "tables.pbn", empty, blank)
+    assert status == 1 and out.count("[Deal ") > 0
+    assert f"{empty}: no games" in err and f"{blank}: no games" in err
+    # the batch commands say it of each file without games, not only when all are empty
+    status, out, err = run_cli("table", DATA / "tables.pbn", empty, "-j", "1")
+    assert status == 1 and f"{empty}: no games" in err and out

@@ -208,6 +208,8 @@ def test_what_does_not_read_is_left_out_said_at_its_column(bad, reason, kept):
     games = list(lin.loads(text, source="f.lin", strict=False, on_error=errors.append))
     assert [g.board for g in games] == [1, 2, 3]
     assert len(errors) == 1 and errors[0].line == 2 and "left out" in str(errors[0])
+    # a part left out, not a board: what tells the commands not to count a board lost
+    assert isinstance(errors[0], lin.LINPartError)
     board = games[1]
     assert board.deal is not None and board.deal.is_complete
     assert bool(board.auction) == (kept in ("auction", "play"))
