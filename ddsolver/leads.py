@@ -156,6 +156,12 @@ class TableLead:
     real_tricks: int | None = None   # defence's double-dummy tricks on the real deal
     real_best: int | None = None     # ... with the best lead there
     player: str | None = None        # the leader's name (the West/North/... tag)
+    tied: bool = False               # not first, but equal to the best on every deal
+
+    @property
+    def best(self) -> bool:
+        """The best lead over the deals: first, or tied with the first on every deal."""
+        return self.place == 1 or self.tied
 
     @property
     def real_cost(self) -> int | None:
@@ -179,7 +185,8 @@ class TableLead:
         return cls(Card.parse(d["card"]), d["label"], int(d["place"]), int(d["leads"]),
                    num("cost_tricks"), num("cost_tricks_se"), num("cost_imps"),
                    num("cost_imps_se"), num("cost_mp"), num("cost_mp_se"),
-                   d.get("real_tricks"), d.get("real_best"), d.get("player"))
+                   d.get("real_tricks"), d.get("real_best"), d.get("player"),
+                   bool(d.get("tied", False)))
 
 @dataclass(frozen=True)
 class LeadReport:
@@ -387,7 +394,7 @@ def table_lead(report: LeadReport, card: CardLike, real: Mapping[Card, int] | No
     lead = TableLead(c, row.label, place, len(report.rows), 0.0 - row.diff_tricks,
                      row.diff_tricks_se, 0.0 - row.diff_imps, row.diff_imps_se,
                      50.0 - row.mp_vs_best,
-                     row.mp_vs_best_se, real_tricks, real_best, player)
+                     row.mp_vs_best_se, real_tricks, real_best, player, row.tied)
     return replace(report, table=lead)
 
 

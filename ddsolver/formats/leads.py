@@ -171,6 +171,9 @@ def table_lead_text(lead: TableLead, best: str) -> str:
     who = f" by {lead.player}" if lead.player else ""
     if lead.place == 1:
         cost = "the best lead over these deals: costs nothing"
+    elif lead.tied:
+        cost = (f"ranked {lead.place} of {lead.leads}, tied with {best} on every one of "
+                "these deals: costs nothing")
     else:
         cost = (f"ranked {lead.place} of {lead.leads}; costs {lead.cost_tricks:.3f} ± "
                 f"{_f(lead.cost_tricks_se, 3)} tricks, {lead.cost_imps:.2f} ± "
@@ -210,7 +213,7 @@ class LeaderTotal:
 
     player: str                    # the name, or "West (no name)"
     boards: int
-    best: int                      # boards where the table's lead was the best
+    best: int                      # boards where the table's lead was the best (or tied)
     cost_tricks: float             # summed over the boards
     cost_tricks_se: float
     cost_imps: float               # summed
@@ -240,7 +243,7 @@ def leader_totals(leads: list[tuple[str, TableLead]]) -> list[LeaderTotal]:
         n = len(ls)
         real = [lead.real_cost for lead in ls if lead.real_cost is not None]
         out.append(LeaderTotal(
-            who, n, sum(lead.place == 1 for lead in ls),
+            who, n, sum(lead.best for lead in ls),
             sum(lead.cost_tricks for lead in ls), root([lead.cost_tricks_se for lead in ls]),
             sum(lead.cost_imps for lead in ls), root([lead.cost_imps_se for lead in ls]),
             sum(lead.cost_mp for lead in ls) / n, root([lead.cost_mp_se for lead in ls]) / n,

@@ -175,7 +175,8 @@ def _board_html(r: BoardReview, index: int) -> str:
     if r.lead is not None:
         t = r.lead
         real = "" if t.real_cost is None else f"; on the real deal it cost {t.real_cost}"
-        verdicts.append(f"Your lead {_card(t.card)}: ranked {t.place} of {t.leads}, "
+        tied = ", tied with the best on every deal" if t.tied else ""
+        verdicts.append(f"Your lead {_card(t.card)}: ranked {t.place} of {t.leads}{tied}, "
                         f"{t.cost_tricks:.2f} tricks, {t.cost_imps:.2f} IMPs and "
                         f"{t.cost_mp:.1f} MP% below the best lead{real}")
     for c in r.costly:

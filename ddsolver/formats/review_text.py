@@ -38,7 +38,8 @@ def board_text(r: BoardReview) -> str:
         real = ("" if t.real_cost is None else
                 f"; on the real deal {t.real_cost} trick{'s' * (t.real_cost != 1)} "
                 "double dummy")
-        lines.append(f"  lead {t.card}: ranked {t.place} of {t.leads}, costs "
+        tied = ", tied with the best on every deal" if t.tied else ""
+        lines.append(f"  lead {t.card}: ranked {t.place} of {t.leads}{tied}, costs "
                      f"{t.cost_tricks:.2f} ± {t.cost_tricks_se:.2f} tricks, "
                      f"{t.cost_imps:.2f} IMPs, {t.cost_mp:.1f} MP% against the best lead"
                      f"{real}")

@@ -168,6 +168,24 @@ def test_a_lead_equal_to_the_best_on_every_deal_is_tied_and_close():
     assert [line.split()[0] for line in r.to_text().splitlines() if line.endswith("tied")] \
         == ["=H8", "=H3"]
     assert json.loads(r.to_json())["rows"][1]["tied"] is True
+
+
+def test_a_table_lead_tied_with_the_best_costs_nothing_and_counts_as_best():
+    from ddsolver.formats.leads import leader_totals, table_lead_text
+    from ddsolver.leads import TableLead, table_lead
+    deals = _injected()
+    for d in deals:
+        d[Card.parse("H8")] = d[Card.parse("SK")]
+    r = summarise_leads(WEST, "4S", "S", "none", deals)
+    tied = table_lead(r, "H8").table
+    worse = table_lead(r, "S7").table
+    assert tied is not None and worse is not None
+    assert tied.place > 1 and tied.tied and tied.best and not worse.best
+    assert "costs nothing" in table_lead_text(tied, r.best.label)
+    assert "costs nothing" not in table_lead_text(worse, r.best.label)
+    assert TableLead.from_dict(tied.to_dict()) == tied
+    [total] = leader_totals([("West", tied), ("West", worse)])
+    assert total.boards == 2 and total.best == 1
     assert r.to_csv().splitlines()[0].endswith(",close,tied,table")
 
 
