@@ -47,7 +47,7 @@ from .pbn.reader import PBNReader
 from .play import Position
 from .scoring import Contract
 
-__all__ = ["LINError", "LINPartError", "LINReader", "load", "loads", "load_path",
+__all__ = ["LINError", "LINPartError", "LINWriteError", "LINReader", "load", "loads", "load_path",
            "looks_like_lin", "open_games", "to_lin", "dumps"]
 
 #: The longest value the reader takes (a comment, a deal): longer is not a LIN file.
@@ -86,6 +86,12 @@ class LINPartError(LINError):
     too long -- and is left out: the board itself is read without it, and this says what
     was left out.  A lenient reader passes it on before the board; a strict one raises it
     as it raises any :class:`LINError`."""
+
+
+class LINWriteError(CardgamesError):
+    """A board that a LIN record cannot hold: a deal whose hands are neither whole (13
+    cards) nor unknown, as in an end position.  :func:`to_lin` raises it; the board is
+    left out."""
 
 
 def _as_part(err: LINError) -> LINPartError:
@@ -799,11 +805,30 @@ def _lin_value(text: str) -> str:
 
 
 def _lin_hand(hand: Hand | None) -> str:
-    if hand is None:
-        return ""
+    if hand is None or not len(hand):
+        return ""   # not known: an empty hand, as the reader takes it
     return "".join(suit.letter + "".join(c.rank.letter for c in sorted(
         c for c in hand if c.suit == suit))
         for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS))
+
+
+#: A call as :attr:`Game.auction` gives it that LIN can write.
+_LIN_CALL = re.compile(r"Pass|X|XX|[1-7](?:C|D|H|S|NT)", re.IGNORECASE)
+
+
+def _auction_end(calls: list[str]) -> int:
+    """How many of ``calls`` (as :attr:`Game.auction` gives them) make the auction: up to
+    four passes at the start, or three after a bid, double or redouble; every call if it
+    does not end."""
+    passes, bid = 0, False
+    for i, call in enumerate(calls):
+        if call.strip().upper() in ("PASS", "P"):
+            passes += 1
+            if passes == (3 if bid else 4):
+                return i + 1
+        else:
+            passes, bid = 0, True
+    return len(calls)
 
 
 def _auction_notes(game: Game) -> list[tuple[str, str | None]]:
@@ -837,28 +862,55 @@ def _auction_notes(game: Game) -> list[tuple[str, str | None]]:
     return list(zip(calls, refs[:len(calls)]))
 
 
-def to_lin(game: Game, *, play: bool = True) -> str:
+def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
     """One board as a LIN record (a line, without its line end): the players, the deal,
     the board, the vulnerability, the auction (an alert and its explanation for each
     call with a note), the play (unless ``play`` is false) and the ``Result`` as a claim,
     the comments as ``nt|``.  What :func:`loads` reads back to the same board.
 
-    :raises CardgamesError: for a game with a play but no auction that ends in its
-        contract (LIN gives the contract only by the auction: write it with
-        ``play=False``); :class:`PBNError` for a tag that does not read.
+    Passes after the auction has ended (which some PBN writers add) are not written: the
+    reader would refuse them.  A board without a deal is written with four unknown hands
+    (``md|3,,,|``), as a record needs its ``md|`` to begin a board.
+
+    :raises LINWriteError: for a deal whose hands LIN cannot hold (not 13 cards, nor none).
+    :raises CardgamesError: for a call LIN cannot write (an unknown call, ``-``): write
+        the board with ``play=False, auction=False``; for a game with a play but no
+        auction that ends in its contract (LIN gives the contract only by the auction), or
+        a play that breaks the rules on its deal (the reader would leave it out): write it
+        with ``play=False``; :class:`PBNError` for a tag that does not read.
     """
+    deal = game.deal
+    sizes = [0 if h is None else len(h) for h in (deal.hands if deal is not None else ())]
+    if any(0 < n < 13 for n in sizes):
+        raise LINWriteError(f"a deal of {max(sizes)}-card hands: a LIN record holds whole "
+                            "hands (or unknown ones)")
+    if auction:
+        for i, call in enumerate(game.auction[:_auction_end(game.auction)]):
+            if not _LIN_CALL.fullmatch(call):
+                raise CardgamesError(f"call {i + 1} of the auction, {call!r}, is not a call "
+                                     "LIN can write")
+    else:
+        play = False   # LIN gives the contract only by the auction
     if play and game.play:
-        calls = game.auction
-        derived = None
+        calls = game.auction[:_auction_end(game.auction)]
+        bidding = None
         if calls and game.auction_dealer is not None:
             try:
-                auction = Auction.parse(" ".join(calls), dealer=game.auction_dealer)
-                derived = auction.contract if auction.is_complete else None
+                bidding = Auction.parse(" ".join(calls), dealer=game.auction_dealer)
             except CardgamesError:
-                derived = None
-        if derived is None:
+                bidding = None
+        contract = bidding.contract if bidding is not None and bidding.is_complete else None
+        if contract is None or contract.declarer is None:
             raise CardgamesError("the board has a play but no auction ending in its "
                                  "contract, and LIN gives the contract only by the auction")
+        if deal is None:
+            raise CardgamesError("the board has a play but no deal")
+        position = Position(deal, contract.strain, contract.declarer.lho)
+        for k, card in enumerate(game.play):
+            try:
+                position.play(card)
+            except CardgamesError as err:
+                raise CardgamesError(f"card {k + 1} of the play, {card}: {err}") from None
     out: list[str] = []
     room = (game.tag("Room") or "").strip().lower()
     board = game.board
@@ -870,18 +922,18 @@ def to_lin(game: Game, *, play: bool = True) -> str:
     if any(names):
         out.append(f"pn|{','.join(names)}|")
     out.append("st||")
-    deal = game.deal
     dealer = game.dealer
-    if deal is not None:
-        digit = "" if dealer is None else str(_LIN_SEATS.index(dealer) + 1)
-        out.append(f"md|{digit}{','.join(_lin_hand(deal[s]) for s in _LIN_SEATS)}|")
+    digit = "" if dealer is None else str(_LIN_SEATS.index(dealer) + 1)
+    hands = [_lin_hand(None if deal is None else deal[s]) for s in _LIN_SEATS]
+    out.append(f"md|{digit}{','.join(hands)}|")
     out.append("rh||")
     if board is not None:
         out.append(f"ah|Board {board}|")
     vulnerable = game.vulnerable
     if vulnerable is not None:
         out.append(f"sv|{_LIN_VULNERABLE[vulnerable]}|")
-    for call, note in _auction_notes(game):
+    notes = _auction_notes(game) if auction else []
+    for call, note in notes[:_auction_end([c for c, _ in notes])]:
         word = {"Pass": "p", "X": "d", "XX": "r"}.get(call, call.replace("NT", "N"))
         if note is None:
             out.append(f"mb|{word}|")

@@ -8,9 +8,12 @@ reading gives the same boards back.  A board that does not read is reported as
 ``FILE:LINE: reason`` and left out; the others are written (exit status 1).  A part of a
 LIN board that does not read (an auction, a play) is reported and left out, the board
 written without it, and a file without any game is reported as ``FILE: no games`` (both
-exit status 1).  LIN gives
-the contract only by the auction: a PBN board with a play but no auction is written
-without its play, and said so (exit status 1).
+exit status 1).  LIN gives the contract only by the auction: a PBN board with a play but
+no auction is written without its play, a play that breaks the rules without it too, and
+an auction with a call LIN cannot write (``-``, unknown) without the auction; passes
+after the auction's end are not written; a deal LIN cannot hold (an end position's
+12-card hands) leaves the board out; each said so (exit status 1).  So every board written
+as LIN reads back.
 """
 
 from __future__ import annotations
@@ -88,12 +91,20 @@ def run(args: argparse.Namespace) -> int:
                         failed += 1
                         print(f"{err}; board left out", file=sys.stderr)
                         continue
+                    except lin.LINWriteError as err:
+                        failed += 1
+                        print(f"{where}: {err}; board left out", file=sys.stderr)
+                        continue
                     except CardgamesError as err:
-                        # A play LIN cannot say: the board without it.
+                        # A play (or auction) LIN cannot say: the board without it.
                         partial = True
-                        print(f"{where}: {err}: written without its play and result",
-                              file=sys.stderr)
-                        text = lin.to_lin(game, play=False) + "\n"
+                        try:
+                            text = lin.to_lin(game, play=False) + "\n"
+                            what = "its play and result"
+                        except CardgamesError:
+                            text = lin.to_lin(game, play=False, auction=False) + "\n"
+                            what = "its auction, play and result"
+                        print(f"{where}: {err}: written without {what}", file=sys.stderr)
                     out.write(text)
                     written += 1
                     parted += partial
@@ -106,9 +117,11 @@ def run(args: argparse.Namespace) -> int:
             out.close()
     if not args.quiet:
         text = f"{PROG}: {written} board{'s' * (written != 1)} written as {args.to.upper()}"
-        if failed:
-            text += f"; {failed} could not be read (reported above)"
         if parted:
-            text += f", {parted} of them with a part left out (reported above)"
+            text += f", {parted} of them with a part left out"
+        if failed:
+            text += f"; {failed} could not be read or written"
+        if parted or failed:
+            text += " (reported above)"
         print(text, file=sys.stderr)
     return FAILED if failed or parted or empty else OK

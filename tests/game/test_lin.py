@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from cardgames import lin, pbn
 from cardgames.cards import Seat
+from cardgames.errors import CardgamesError
 from cardgames.play import Position
 from cardgames.scoring import Contract
 
@@ -354,6 +355,41 @@ def test_a_bom_a_long_line_and_a_long_value(tmp_path):
     games = list(lin.loads("qx|o1|nt|" + "x" * (lin.MAX_VALUE + 1) + "|" + FULL,
                            strict=False, on_error=errors.append))
     assert len(games) == 1 and "longer than 65,536" in str(errors[0])
+
+
+_DEAL = '[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n'
+
+
+def test_to_lin_writes_what_its_reader_takes_back():
+    """What a PBN board may hold that a LIN record may not: passes after the auction has
+    ended (not written), no deal (four unknown hands, so that the record still begins a
+    board of its own), a play that breaks the rules (refused: written without it)."""
+    passes = pbn.Game.from_pbn('[Board "1"]\n[Dealer "N"]\n' + _DEAL +
+                               '[Auction "N"]\n1S Pass Pass Pass\nPass Pass\n')
+    record = lin.to_lin(passes)
+    assert record.count("mb|p|") == 3
+    (back,) = list(lin.loads(record))
+    assert back.auction == ["1S", "Pass", "Pass", "Pass"] and back.contract is not None
+    no_deal = pbn.Game.from_pbn('[Board "2"]\n[Dealer "E"]\n[Auction "E"]\n1H Pass Pass Pass\n')
+    both = lin.dumps([no_deal, passes])
+    assert "md|4,,,|" in both    # LIN numbers the dealer S=1 W N E
+    assert [g.board for g in lin.loads(both)] == [2, 1]
+    empty = pbn.Game.from_pbn('[Board "3"]\n[Dealer "N"]\n[Deal "N:- - - -"]\n')
+    assert "md|3,,,|" in lin.to_lin(empty)    # not SHDC for a hand with no cards
+    illegal = pbn.Game.from_pbn('[Board "4"]\n[Dealer "N"]\n' + _DEAL +
+                                '[Auction "N"]\n1S Pass Pass Pass\n[Play "E"]\nSA - - -\n*\n')
+    with pytest.raises(CardgamesError, match="card 1 of the play, SA"):
+        lin.to_lin(illegal)
+    assert "pc|" not in lin.to_lin(illegal, play=False)
+    unknown = pbn.Game.from_pbn('[Board "5"]\n[Dealer "N"]\n' + _DEAL +
+                                '[Auction "N"]\n- 1S Pass Pass\nPass\n')
+    with pytest.raises(CardgamesError, match="'-', is not a call LIN can write"):
+        lin.to_lin(unknown, play=False)
+    assert "mb|" not in lin.to_lin(unknown, play=False, auction=False)
+    ending = pbn.Game.from_pbn('[Board "6"]\n[Deal "N:AKQJT9876543... .AKQJT9876543.. '
+                               '..AKQJT9876543. ...AKQJT9876543"]\n')
+    with pytest.raises(lin.LINWriteError, match="12-card hands"):
+        lin.to_lin(ending)
 
 
 def test_to_lin_keeps_a_name_with_a_comma_in_its_seat():
