@@ -24,7 +24,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from typing import Any
 
+from cardgames.cards import Seat
 from cardgames.errors import CardgamesError
+from cardgames.scoring import Contract
 
 from ..board_duel import pbn_deals
 from ..boards import Inputs, count_lines
@@ -157,6 +159,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     if args.tolerance < 0:
         raise UsageError(f"--tolerance must be 0 or more, got {args.tolerance}")
+    if not args.files:
+        # each option named in its own error, before any deal is dealt
+        for option, parse in (("--contract", Contract.parse), ("--declarer", Seat.parse)):
+            try:
+                parse(getattr(args, option[2:]))
+            except CardgamesError as err:
+                raise UsageError(f"{option}: {err}") from None
     check_readable(args.files)
     seed, drawn = seed_option(args.seed)
     system = bidding_system(args) if args.files else None

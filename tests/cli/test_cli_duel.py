@@ -35,8 +35,8 @@ def _plays(report: dict) -> list[tuple[str, tuple[str, ...], int]]:
     (("--deals", "2", "--seed", "one"), "--seed must be"),
     (("--deals", "2", "--tolerance", "-1"), "--tolerance must be"),
     ((DATA / "played.pbn", "--tolerance", "2"), "--tolerance chooses"),
-    (("--deals", "2", "--contract", "8NT"), "8NT"),
-    (("--deals", "2", "--declarer", "Q"), "Q"),
+    (("--deals", "2", "--contract", "8NT"), "--contract: contract level must be 1..7: '8NT'"),
+    (("--deals", "2", "--declarer", "Q"), "--declarer: unknown seat"),
     (("no-such-file.pbn",), "no-such-file.pbn"),
 ])
 def test_bad_arguments_are_one_plain_line(run_cli, argv, message):
