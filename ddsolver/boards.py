@@ -169,9 +169,10 @@ class Inputs:
     ``report``) every problem that leaves an output incomplete without losing a board
     (a bad Dealer tag: no par; a part of a LIN board that does not read and is left out,
     :class:`~cardgames.lin.LINPartError`, which goes to ``part`` when one is given), and
-    one ``FILE: no games`` line for each file that holds no game.  :attr:`warnings` counts the warnings.
-    :attr:`file` is the place in :attr:`paths` of the file being read (a file may be
-    given twice), which each :class:`Board` records.
+    when no input file holds any game, one ``FILE: no games`` line per file (a file
+    without games next to files with games is fine: a glob may take in an empty file).
+    :attr:`warnings` counts the warnings.  :attr:`file` is the place in :attr:`paths` of
+    the file being read (a file may be given twice), which each :class:`Board` records.
     """
 
     def __init__(self, paths: Iterable[str], report: Callable[[str], None], *,
@@ -187,7 +188,6 @@ class Inputs:
         self.warnings = 0        # warnings given (each leaves some output incomplete)
         self.without_par = 0     # boards solved but left without par by a bad tag
         self.no_games = False    # set when every file has been read and none held a game
-        self.empty: list[str] = []  # the files without a game (each warned of as it ends)
 
     def warn(self, message: str) -> None:
         self.warnings += 1
@@ -202,13 +202,11 @@ class Inputs:
               ) -> Iterator[tuple[str, pbn.Game | PBNError]]:
         """Every game that reads, with its file; syntax errors are reported and skipped,
         or with ``with_errors`` passed on in their place in the file (the error's ``raw``
-        is the game's text).  A file that holds no game is warned of (``FILE: no
-        games``) once it is read."""
+        is the game's text).  When no file holds a game, says so for each file."""
         held = 0  # games, good or bad, in all the files
         for file, path in enumerate(self.paths):
             self.file = file
             skipped: list[PBNError] = []
-            before = held
 
             def on_error(err: PBNError) -> None:
                 if isinstance(err, lin.LINPartError):
@@ -245,10 +243,10 @@ class Inputs:
                         break
                     held += 1
                     yield path, game
-            if held == before:
-                self.empty.append(path)
+        if held == 0:
+            self.no_games = True
+            for path in self.paths:
                 self.warn(f"{path}: no games")
-        self.no_games = held == 0
 
     def boards(self) -> Iterator[Board]:
         """The solvable boards, in order; every other game is reported (as

@@ -27,7 +27,7 @@ The work itself is done by library modules (:mod:`ddsolver.boards`, :mod:`ddsolv
 Exit status: 0 when everything went well, 1 when some boards could not be read or solved
 (each one is reported on stderr as ``FILE:LINE: reason`` and the run goes on), when a
 board's output is incomplete (a bad Dealer or Vulnerable tag: the table without par,
-reported the same way) or when an input file holds no game (``FILE: no games``), 2 for
+reported the same way) or when no input file holds any game (``FILE: no games``), 2 for
 a usage error (a bad option, an input file that cannot be read, a malformed deal on the
 command line) or an output that cannot be written (disk full: what the results store
 holds is kept, so --resume goes on once there is room), 130 when interrupted (Ctrl-C),
@@ -83,7 +83,7 @@ examples:
 
 `ddsolver COMMAND --help` describes each command.  Exit status: 0 all went well, 1 some
 boards could not be read or solved or came out incomplete (each reported as FILE:LINE:
-reason), or an input file held no game, 2 a usage error,
+reason), or no input file held a game, 2 a usage error,
 130 interrupted by Ctrl-C, 143 stopped by SIGTERM (both save what was solved first).
 """
 

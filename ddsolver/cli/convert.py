@@ -7,8 +7,8 @@ as LIN a record a line (:func:`cardgames.lin.to_lin`), BBO's hand-record layout,
 reading gives the same boards back.  A board that does not read is reported as
 ``FILE:LINE: reason`` and left out; the others are written (exit status 1).  A part of a
 LIN board that does not read (an auction, a play) is reported and left out, the board
-written without it, and a file without any game is reported as ``FILE: no games`` (both
-exit status 1).  LIN gives the contract only by the auction: a PBN board with a play but
+written without it, and when no input file holds any game each is reported as ``FILE: no
+games`` (both exit status 1).  LIN gives the contract only by the auction: a PBN board with a play but
 no auction is written without its play, a play that breaks the rules without it too, and
 an auction with a call LIN cannot write (``-``, unknown) without the auction; passes
 after the auction's end are not written; a deal LIN cannot hold (an end position's
@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver convert`` on parsed arguments; the exit status."""
     check_readable(args.files)
     out, close = open_output(args.output, args.files)
-    failed = written = parted = empty = 0
+    failed = written = parted = 0
+    empty: list[str] = []   # the files without games or errors
     errors = 0          # of the file being read
     part_before = False  # a part of the board about to come was left out
 
@@ -109,7 +110,11 @@ def run(args: argparse.Namespace) -> int:
                     written += 1
                     parted += partial
             if not games and not errors:
-                empty += 1
+                empty.append(path)
+        # As the batch commands: when no file holds a game, each is said to be empty (a
+        # file without games next to files with games is fine).
+        if len(empty) == len(args.files):
+            for path in empty:
                 print(f"{path}: no games", file=sys.stderr)
         out.flush()
     finally:
@@ -124,4 +129,4 @@ def run(args: argparse.Namespace) -> int:
         if parted or failed:
             text += " (reported above)"
         print(text, file=sys.stderr)
-    return FAILED if failed or parted or empty else OK
+    return FAILED if failed or parted or len(empty) == len(args.files) else OK

@@ -435,9 +435,9 @@ def _files(args: argparse.Namespace, output: LeadsWriter,
         return analyse_board(board, analyse, system=args.bidding, constraints=constraints,
                              known=known, solver=thread_solver(args.tt_mb))
 
-    # The readers' warnings (a bad Dealer tag costs a table its par) do not concern the
-    # leads, but a part of a LIN board left out (an auction that does not read) does: the
-    # board is analysed without it.  Files without games are said below.
+    # A file without games says nothing here: "nothing to analyse" below covers it; nor
+    # does a bad Dealer tag (it costs a table its par).  A part of a LIN board left out
+    # (an auction that does not read) is said: the board is analysed without it.
     inputs = Inputs(args.files, report, warn=lambda message: None, part=report)
     tally = LeadTally()
     try:
@@ -450,8 +450,6 @@ def _files(args: argparse.Namespace, output: LeadsWriter,
     except OSError as err:
         raise UsageError(f"cannot read {inputs.paths[inputs.file]}: "
                          f"{err.strerror or err}") from None
-    for path in inputs.empty:
-        report(f"{path}: no games")
     if tally.skipped and not args.quiet:
         report_error(f"{tally.skipped} board{'s' * (tally.skipped != 1)} skipped: no contract "
                      "(or passed out), so no opening lead to choose")

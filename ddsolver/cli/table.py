@@ -47,8 +47,9 @@ output again.
 
 Boards that cannot be read or solved are reported on stderr as FILE:LINE: reason and
 skipped; the exit status is then 1.  A bad Dealer or Vulnerable tag costs a board only
-its par (reported the same way, exit status 1).  Input files without any game are
-reported as FILE: no games (exit status 1).  The text format prints, for each board,
+its par (reported the same way, exit status 1).  When no input file holds any game,
+each is reported as FILE: no games (exit status 1); a file without games next to files
+with games is fine.  The text format prints, for each board,
 declarer's tricks with declarers down and strains across.
 """
 

@@ -87,16 +87,17 @@ def test_a_part_left_out_is_not_a_board_lost(run_cli, tmp_path):
     assert status == 1 and "2 boards solved" in err and "could not" not in err
 
 
-def test_a_file_without_games_is_said(run_cli, tmp_path):
+def test_files_without_games_are_said_as_by_the_batch_commands(run_cli, tmp_path):
+    """When no input holds a game, each is said to be empty (exit 1); a file without
+    games next to files with games is fine, as for table."""
     empty, blank = tmp_path / "empty.pbn", tmp_path / "blank.lin"
     empty.write_text("")
     blank.write_text("\n\n")
-    status, out, err = run_cli("convert", DATA / "tables.pbn", empty, blank)
-    assert status == 1 and out.count("[Deal ") > 0
-    assert f"{empty}: no games" in err and f"{blank}: no games" in err
-    # the batch commands say it of each file without games, not only when all are empty
-    status, out, err = run_cli("table", DATA / "tables.pbn", empty, "-j", "1")
-    assert status == 1 and f"{empty}: no games" in err and out
+    status, out, err = run_cli("convert", empty, blank, "--to", "lin")
+    assert (status, out) == (1, "")
+    assert err.splitlines()[:2] == [f"{empty}: no games", f"{blank}: no games"]
+    status, out, err = run_cli("convert", DATA / "tables.pbn", empty, blank, "-q")
+    assert (status, err) == (0, "") and out.count("[Deal ") > 0
 
 
 def test_every_board_of_the_real_pbn_files_written_as_lin_reads_back(run_cli, tmp_path):
