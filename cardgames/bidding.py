@@ -508,6 +508,9 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
                     not Auction(Seat.NORTH, prefix_calls).is_legal(call):
                 raise fail(f"{call.name} cannot be called after "
                            f"{' '.join(c.name for c in prefix_calls)}", *where)
+            if prefix_calls is None and not (call.is_bid or call.is_pass):
+                raise fail(f"{call.name} cannot be an opening call: there is no bid to "
+                           f"double", *where)
             hand, label = _hand_and_name(value, fail, where)
             try:
                 constraint = parse_constraint(hand)
@@ -530,6 +533,12 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
         if base_key in pending:
             raise fail(f"like = {other!r}: that context is itself made 'like' another",
                        *like_at)
+        if key not in ("opening", "opening_third_fourth"):
+            before = Auction(Seat.NORTH, tuple(Call.parse(t) for t in key.split()))
+            for call in contexts[base_key]:
+                if not before.is_legal(call):
+                    raise fail(f"like = {other!r} brings {call.name}, which cannot be called "
+                               f"after {key}", *like_at)
         contexts[key] = {**contexts[base_key], **contexts[key]}
 
     passes: dict[str, Constraint | None] = {}
@@ -549,7 +558,10 @@ def _hand_and_name(value: object, fail: Callable[..., BiddingSystemError],
     """A call's entry: its constraint text, or a table ``{ hand = "...", name = "..." }``."""
     if isinstance(value, str):
         return value, ""
-    if isinstance(value, dict) and "hand" in value and set(value) <= {"hand", "name"}:
+    if isinstance(value, dict) and set(value) - {"hand", "name"}:
+        unknown = ", ".join(repr(k) for k in sorted(set(value) - {"hand", "name"}))
+        raise fail(f"unknown key {unknown} in a call's table (expected hand, name)", *where)
+    if isinstance(value, dict) and "hand" in value:
         hand, label = value["hand"], value.get("name", "")
         if not isinstance(hand, str) or not isinstance(label, str):
             raise fail("hand and name must be text", *where)

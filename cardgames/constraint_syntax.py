@@ -239,8 +239,9 @@ class _Parser:
             except ValueError as err:
                 raise self.error(str(err), at) from None
         if t.text != "(":
+            part = self.term()   # (its own errors name their place)
             try:
-                return Not(self.term())
+                return Not(part)
             except ValueError as err:
                 raise self.error(str(err), t) from None
         parts = [self.disjunction()]

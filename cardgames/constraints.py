@@ -678,7 +678,9 @@ class Usually(Constraint):
         if isinstance(self.part, (AllOf, AnyOf)) or \
                 (not isinstance(self.part, Not) and (" or " in inner or "," in inner)):
             inner = f"({inner})"
-        head = "usually" if self.weight == USUALLY_WEIGHT else f"usually({self.weight:g})"
+        # (the shortest decimal that reads back as the same weight: never '1e-05')
+        head = "usually" if self.weight == USUALLY_WEIGHT else \
+            f"usually({np.format_float_positional(self.weight, trim='-')})"
         return f"{head} {inner}"
 
 

@@ -173,6 +173,15 @@ class Sampler:
                  max_seconds: float = 60.0):
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        if constraints is not None and not isinstance(constraints, Mapping):
+            raise TypeError(f"constraints must be a mapping seat -> constraint (a dict such "
+                            f"as {{'N': '15-17 hcp'}}), got {type(constraints).__name__}")
+        for name, f in (("predicate", predicate), ("batch_predicate", batch_predicate)):
+            if f is not None and not callable(f):
+                raise TypeError(f"{name} must be a function (or None), got {type(f).__name__}")
+        if not (isinstance(max_seconds, (int, float)) and not isinstance(max_seconds, bool)
+                and max_seconds > 0):   # NaN fails too
+            raise ValueError(f"max_seconds must be a positive number, got {max_seconds!r}")
         # A SeedSequence (a child stream of a seed, as the lead analysis deals its blocks
         # from) is taken as it is; anything else must be a plain seed.
         self.seed = seed if isinstance(seed, np.random.SeedSequence) else check_seed(seed)
@@ -180,9 +189,6 @@ class Sampler:
         self.max_attempts = int(max_attempts)
         self.max_seconds = float(max_seconds)
         self.predicate = predicate
-        if batch_predicate is not None and not callable(batch_predicate):
-            raise TypeError(f"batch_predicate needs a callable, got "
-                            f"{type(batch_predicate).__name__}")
         self.batch_predicate = batch_predicate
         self._rng = np.random.default_rng(seed)
         self.attempts = 0
@@ -357,9 +363,10 @@ class Sampler:
         :raises SamplingError: if this call would deal more than ``max_attempts`` random
             deals or take longer than ``max_seconds`` (it stops early when the acceptance
             rate so far shows the budget cannot be enough).
+        :raises ValueError: if ``n`` is not a whole number 0 or more.
         """
-        if n < 0:
-            raise ValueError(f"cannot deal {n} deals")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise ValueError(f"the number of deals must be a whole number 0 or more, not {n!r}")
         start_time = time.perf_counter()
         start_attempts, start_accepted = self.attempts, self.accepted
         out: list[Deal] = []

@@ -441,11 +441,12 @@ def score(contract: Contract | None, tricks: int, vulnerable: bool) -> int:
         board's :class:`Vulnerability`, use :func:`score_for`.
     :raises CardgamesError: if ``tricks`` is not 0..13.
     :raises TypeError: if ``contract`` is not a Contract or None, or ``vulnerable`` is
-        a :class:`Vulnerability` (which is an int and would silently read as a bool).
+        a :class:`Vulnerability` or its text (which would silently read as a bool: "none"
+        is true), or None.
     """
-    if isinstance(vulnerable, Vulnerability):
-        raise TypeError("score() takes vulnerable=True/False for the declaring side; "
-                        "use score_for() with a board's Vulnerability")
+    if isinstance(vulnerable, (Vulnerability, str)) or vulnerable is None:
+        raise TypeError(f"score() takes vulnerable=True/False for the declaring side, not "
+                        f"{vulnerable!r}; use score_for() with a board's vulnerability")
     if contract is None:
         _check_tricks(tricks)
         return 0
@@ -507,9 +508,12 @@ def imps(diff: float) -> int:
     (0, 1, -10, 24)
 
     :raises TypeError: if ``diff`` is not a number.
+    :raises ValueError: if it is NaN (no difference at all, not 24 IMPs).
     """
     if isinstance(diff, bool) or not isinstance(diff, (int, float)):
         raise TypeError(f"expected a score difference, not {type(diff).__name__}")
+    if diff != diff:
+        raise ValueError("a score difference of NaN has no IMPs")
     result = bisect_right(_IMP_LOWER_BOUNDS, abs(diff))
     return -result if diff < 0 else result
 
@@ -526,11 +530,14 @@ def matchpoints(scores: Sequence[float], *, win: float = 2.0, tie: float = 1.0) 
     [5.0, 5.0, 2.0, 0.0]
 
     :raises TypeError: if a score is not a number.
+    :raises ValueError: if a score is NaN (it would tie with everything).
     """
     values = list(scores)
     for s in values:
         if isinstance(s, bool) or not isinstance(s, (int, float)):
             raise TypeError(f"expected numeric scores, not {type(s).__name__}")
+        if s != s:
+            raise ValueError("a score of NaN cannot be matchpointed")
     ordered = sorted(values)
     result = []
     for s in values:

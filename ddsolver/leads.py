@@ -464,9 +464,10 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
     if len(h) != 13:
         raise CardgamesError(f"the leader's hand must hold 13 cards, not {len(h)}")
-    for name, given in (("constraints", constraints), ("known", known)):
+    for name, what, given in (("constraints", "constraint", constraints),
+                              ("known", "hand", known)):
         if given is not None and not isinstance(given, Mapping):
-            raise TypeError(f"{name} must be a mapping seat -> {name[:-1]} (a dict such as "
+            raise TypeError(f"{name} must be a mapping seat -> {what} (a dict such as "
                             f"{{'N': ...}}), got {type(given).__name__}")
     for name, f in (("predicate", predicate), ("progress", progress), ("on_games", on_games)):
         if f is not None and not callable(f):

@@ -112,19 +112,25 @@ class DDTable:
         if not isinstance(table, Mapping):
             raise TypeError(f"a DD table as a dict is declarer -> strain -> tricks, got "
                             f"{type(table).__name__}")
-        rows = [[-1] * 5 for _ in range(4)]
+        rows: list[list[int | None]] = [[None] * 5 for _ in range(4)]
         for seat_key, by_strain in table.items():
             seat = Seat.parse(seat_key)
             if not isinstance(by_strain, Mapping):
                 raise TypeError(f"the DD table's row of declarer {seat.letter} must map "
                                 f"strains to tricks, got {type(by_strain).__name__}")
             for strain_key, tricks in by_strain.items():
-                rows[seat][Strain.parse(strain_key)] = tricks
+                strain = Strain.parse(strain_key)
+                # (an int, or a numpy one: anything with __index__; not a bool nor 9.5)
+                if isinstance(tricks, bool) or not hasattr(type(tricks), "__index__") or \
+                        not 0 <= tricks <= 13:
+                    raise ValueError(f"DD table entry {seat.letter} {strain.letter} must be "
+                                     f"a whole number of tricks 0..13, not {tricks!r}")
+                rows[seat][strain] = tricks.__index__()
         missing = [f"{Seat(d).letter} {Strain(s).letter}" for d in range(4) for s in range(5)
-                   if rows[d][s] == -1]
+                   if rows[d][s] is None]
         if missing:
             raise ValueError(f"DD table is missing entries: {', '.join(missing)}")
-        return cls(tuple(tuple(r) for r in rows))
+        return cls(tuple(tuple(t for t in r if t is not None) for r in rows))
 
     def tricks(self, declarer: SeatLike, strain: StrainLike) -> int:
         """Declarer's tricks with best play by both sides.

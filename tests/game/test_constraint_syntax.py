@@ -178,3 +178,16 @@ def test_usually_errors_name_the_place(text, message, column):
     with pytest.raises(ParseError, match=message) as info:
         parse_constraint(text)
     assert f"column {column}" in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["usually(0.00001) balanced", "usually(0.333333333) balanced",
+                                  "usually(0.2) 15-17 hcp", "usually(1) 5+ spades"])
+def test_a_usually_weight_reads_back_the_same(text):
+    c = parse_constraint(text)
+    assert parse_constraint(str(c)) == c
+
+
+def test_an_error_inside_not_names_its_place_once():
+    with pytest.raises(ParseError) as info:
+        parse_constraint("not")
+    assert str(info.value).count("column") == 1

@@ -252,3 +252,21 @@ def test_a_usually_part_deals_strays_at_its_weight():
     r_usual = acceptance_rates(None, {"N": "15-17 hcp"}, 3)[Seat.NORTH]
     r_c = acceptance_rates(None, {"N": c}, 3)[Seat.NORTH]
     assert r_usual < r_c < r_usual * 1.3
+
+
+@pytest.mark.parametrize("n", [1.5, None, True, -1])
+def test_the_number_of_deals_is_a_whole_number(n):
+    with pytest.raises(ValueError, match="whole number"):
+        Sampler({}, {}, seed=1).sample(n)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="whole number"):
+        deal_hidden({}, {}, n, seed=1)  # type: ignore[arg-type]
+
+
+def test_arguments_of_the_wrong_kind_are_named():
+    with pytest.raises(TypeError, match="constraints must be a mapping"):
+        Sampler({}, ["5+ spades"], seed=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="predicate must be a function"):
+        Sampler({}, {}, predicate=5)  # type: ignore[arg-type]
+    for bad in (float("nan"), -1, 0):
+        with pytest.raises(ValueError, match="max_seconds"):
+            Sampler({}, {}, max_seconds=bad)

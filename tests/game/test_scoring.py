@@ -685,3 +685,15 @@ def test_matchpoints_share_the_total_and_follow_the_order(scores):
     assert all(0.0 <= x <= 100.0 for x in percentages)
     if n:
         assert sum(percentages) == pytest.approx(50.0 * n)
+
+
+def test_values_that_would_score_silently_wrong_are_refused():
+    # "none" is a true string: read as a bool it scored 4S vulnerable (620)
+    for vul in ("none", "NS", None):
+        with pytest.raises(TypeError, match="score_for"):
+            score(Contract.parse("4S"), 10, vul)  # type: ignore[arg-type]
+    assert score(Contract.parse("4S"), 10, False) == 420
+    with pytest.raises(ValueError, match="NaN"):
+        imps(float("nan"))          # was 24
+    with pytest.raises(ValueError, match="NaN"):
+        matchpoints([float("nan"), 1.0])   # was a tie with everything

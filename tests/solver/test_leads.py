@@ -579,3 +579,8 @@ def test_cli_file_without_contracts_has_nothing_to_analyse(capsys, tmp_path):
     assert main([str(path), "--samples", "2"]) == 1
     err = capsys.readouterr().err
     assert "1 board skipped: no contract" in err and "nothing to analyse" in err
+
+
+def test_a_known_that_is_not_a_mapping_is_named():
+    with pytest.raises(TypeError, match="known must be a mapping seat -> hand"):
+        analyse_leads(WEST, "4S", "S", known=["N"])  # type: ignore[arg-type]

@@ -307,3 +307,13 @@ def test_par_matches_live_dds_dealer_par(table, vul, dealer):
                              out.contracts[i].value.decode()) for i in range(out.number))
     expected = ("0", "pass") if contracts == ("pass",) else (str(out.score),) + contracts
     assert par(table, vul, dealer).dds_text == expected
+
+
+@pytest.mark.parametrize("bad", [-1, 9.5, True, 14, "9"])
+def test_a_dd_table_as_a_dict_takes_whole_tricks_only(bad):
+    rows = {s: {t: 7 for t in ("S", "H", "D", "C", "NT")} for s in "NESW"}
+    rows["N"]["NT"] = bad
+    with pytest.raises(ValueError, match="N NT must be a whole number of tricks 0..13"):
+        DDTable.from_dict(rows)
+    rows["N"]["NT"] = 9
+    assert DDTable.from_dict(rows).tricks("N", "NT") == 9
