@@ -429,7 +429,10 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
     :raises BiddingSystemError: naming the line (when it can be found) and the key of the
         problem: bad TOML, an unknown table, a context or call that cannot be read or
         cannot happen there, a constraint that does not parse.
+    :raises TypeError: if ``text`` is not a string.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"a bidding system is TOML text, not {type(text).__name__}")
     toml = _toml()
     try:
         data = toml.loads(text)
@@ -696,11 +699,19 @@ def _stoppers(table: object, fail: Callable[..., BiddingSystemError]) -> Stopper
 def load_system(path: str | Path) -> BiddingSystem:
     """Read a bidding system file (TOML); see :func:`loads_system`.
 
-    :raises BiddingSystemError: for a malformed file, naming its line and key.
+    :raises BiddingSystemError: for a malformed file, naming its line and key (or the
+        place of a byte that is not UTF-8, as TOML files are).
     :raises OSError: if the file cannot be read.
     """
     p = Path(path)
-    return loads_system(p.read_text(encoding="utf-8"), str(p))
+    data = p.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise BiddingSystemError(f"byte {data[err.start]:#04x} is not UTF-8 (a TOML file is "
+                                 "UTF-8 text)", str(p), line) from None
+    return loads_system(text, str(p))
 
 
 @lru_cache(maxsize=1)
@@ -779,6 +790,11 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
     """
     if isinstance(auction, str):
         auction = Auction.parse(auction)
+    if not isinstance(auction, Auction):
+        raise TypeError(f"infer() reads an Auction or its text, not {type(auction).__name__}")
+    if system is not None and not isinstance(system, BiddingSystem):
+        raise TypeError(f"infer() takes a BiddingSystem (load_system(), default_system()) "
+                        f"or None, not {type(system).__name__}")
     parts: dict[Seat, list[Constraint]] = {s: [] for s in Seat}
     meanings: list[CallMeaning] = []
     unknown: list[CallMeaning] = []

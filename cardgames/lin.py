@@ -296,7 +296,8 @@ def _deal(pair: _Pair, source: str | None) -> tuple[Seat | None, Deal]:
     for k, part in enumerate(parts):
         hands[_LIN_SEATS[k]] = _hand(part, pair, source)
     known = [h for h in hands if h is not None]
-    if any(len(h) != 13 for h in known) and len(known) == 4:
+    if any(len(h) != 13 for h in known):
+        # (a LIN hand is whole or not given, as the writer has it)
         raise _error(pair, "a hand of the deal does not hold 13 cards", source)
     if len(known) == 3 and all(len(h) == 13 for h in known):
         # The fourth hand is the rest of the pack.

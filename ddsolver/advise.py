@@ -34,6 +34,7 @@ sure, αμ finds the one world in 20 that no single line of play can save:
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -294,6 +295,11 @@ def advise(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None
         raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {', '.join(CRITERIA)}, not {criterion!r}")
+    if isinstance(z, bool) or not isinstance(z, (int, float)) or not (math.isfinite(z) and
+                                                                   z > 0):
+        raise ValueError(f"z must be a positive finite number, got {z!r}")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"limit must be a whole number 0 or more, got {limit!r}")
     view, c, decl = make_view(hand, contract, declarer, seat=seat, dummy=dummy, played=played,
                               leader=leader, in_play=in_play, constraints=constraints)
     before = 13 - view.cards_per_hand

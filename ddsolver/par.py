@@ -55,7 +55,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cardgames.cards import Seat, SeatLike, Strain
-from cardgames.errors import ParseError
+from cardgames.errors import DealError, ParseError
 from cardgames.hands import Deal
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, game_level, score, score_for
 
@@ -354,7 +354,12 @@ def _table(value: Deal | str | DDTable | Mapping) -> DDTable:
     if isinstance(value, DDTable):
         return value
     if isinstance(value, (Deal, str)):
-        return dd_table(value)
+        deal = Deal.from_pbn(value) if isinstance(value, str) else value
+        if deal.is_complete and deal.cards_per_hand != 13:
+            # (a table of an ending counts its few tricks: no contract scores on it)
+            raise DealError(f"par needs the whole deal: these hands hold "
+                            f"{deal.cards_per_hand} cards each")
+        return dd_table(deal)
     if isinstance(value, Mapping):
         return DDTable.from_dict(value)
     raise TypeError(f"par() needs a Deal, a PBN deal string or a DDTable, "

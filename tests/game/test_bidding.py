@@ -690,3 +690,16 @@ def test_notrump_errors_name_the_problem(text, message):
     assert info.value.line is not None and info.value.line > TINY.count("\n")
     with pytest.raises(BiddingSystemError, match="notrump must be a table"):
         loads_system("notrump = 3\n" + TINY)
+
+
+def test_values_of_the_wrong_kind_are_named(tmp_path):
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes(b'[opening]\n"1C" = "12+ hcp \xe9"\n')
+    with pytest.raises(BiddingSystemError, match=r"latin1.toml:2: byte 0xe9 is not UTF-8"):
+        load_system(latin1)       # was a UnicodeDecodeError
+    with pytest.raises(TypeError, match="TOML text"):
+        loads_system(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="an Auction or its text"):
+        infer(None, default_system())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="takes a BiddingSystem"):
+        infer("N: 1NT P 3NT AP", "standard")  # type: ignore[arg-type]

@@ -398,3 +398,11 @@ def test_to_lin_keeps_a_name_with_a_comma_in_its_seat():
                              '..AKQJT98765432. ...AKQJT98765432"]\n')
     (back,) = list(lin.loads(lin.to_lin(game)))
     assert (back.tag("West"), back.tag("North"), back.tag("East")) == ("Smith  J", "N", None)
+
+
+def test_a_hand_neither_whole_nor_unknown_is_refused_as_the_writer_refuses_it():
+    errors: list = []
+    assert list(lin.loads("md|3SAKQ2,,,|", strict=False, on_error=errors.append)) == []
+    assert "does not hold 13 cards" in str(errors[0])
+    (game,) = list(lin.loads("md|3,,,|"))        # four unknown hands: a board, no deal
+    assert lin.to_lin(game).startswith("st||md|3,,,|")

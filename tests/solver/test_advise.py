@@ -199,3 +199,7 @@ def test_bad_input_is_one_clear_error():
         advise(**{**FINESSE, "seat": "N"})
     with pytest.raises(ValueError, match="method"):
         advise(**FINESSE, method="magic")
+    with pytest.raises(ValueError, match="z must be"):
+        advise(**FINESSE, z=float("nan"))     # was 'within nan paired SE'
+    with pytest.raises(ValueError, match="limit must be"):
+        advise(**FINESSE, limit=-1)

@@ -317,3 +317,8 @@ def test_a_dd_table_as_a_dict_takes_whole_tricks_only(bad):
         DDTable.from_dict(rows)
     rows["N"]["NT"] = 9
     assert DDTable.from_dict(rows).tricks("N", "NT") == 9
+
+
+def test_par_of_an_ending_is_refused():
+    with pytest.raises(DealError, match="whole deal"):
+        par("N:AK... QJ... T9... 87...")    # was par 0 on a table of two tricks
