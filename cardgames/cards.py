@@ -276,7 +276,8 @@ class Card:
     @classmethod
     def parse(cls, value: CardLike) -> Card:
         """Accept a :class:`Card` or a string: suit letter then rank, ``"SA"``, ``"S10"``,
-        ``"ST"``, ``"h9"``; rank then suit also works (``"AS"``, ``"10H"``).
+        ``"ST"``, ``"h9"``; rank then suit also works (``"AS"``, ``"10H"``); the suit may be
+        its symbol, as strains take it (``"♠A"``, ``"10♥"``).
 
         :raises ParseError: if the text is not a card.
         """
@@ -284,7 +285,7 @@ class Card:
             return value
         if not isinstance(value, str):
             raise ParseError(f"cannot make a card from {type(value).__name__}", repr(value))
-        text = value.strip()
+        text = value.strip().translate(_SUIT_SYMBOLS)
         card = _CARD_NAMES.get(text.upper())
         if card is None:
             raise ParseError("not a card (expected suit then rank, like SA, H10 or DT)", value)
@@ -340,6 +341,9 @@ for _c in ALL_CARDS:
     for _rn in ([RANK_LETTERS[_c.rank]] + (["10"] if _c.rank == 10 else [])):
         _CARD_NAMES["SHDC"[_c.suit] + _rn] = _c
         _CARD_NAMES[_rn + "SHDC"[_c.suit]] = _c
+
+#: The suit symbols (black and white) as the suit letters, for :meth:`Card.parse`.
+_SUIT_SYMBOLS = str.maketrans("♠♥♦♣♤♡♢♧", "SHDCSHDC")
 
 SeatLike = Seat | int | str
 StrainLike = Strain | Suit | int | str

@@ -704,7 +704,13 @@ def load(fp: Iterable[str] | Iterable[bytes], *, strict: bool = True,
 
 def loads(text: str, *, strict: bool = True, source: str | None = None,
           on_error: Callable[[PBNError], None] | None = None) -> LINReader:
-    """Read the boards of LIN text; the parameters are those of :func:`load`."""
+    """Read the boards of LIN text; the parameters are those of :func:`load`.
+
+    :raises TypeError: if ``text`` is not a string.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"LIN text must be a string, not {type(text).__name__} (use "
+                        "load() for a file object, load_path() for a file name)")
     return LINReader(iter(text.splitlines(keepends=True)), strict=strict, source=source,
                      on_error=on_error)
 
@@ -873,6 +879,7 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
     reader would refuse them.  A board without a deal is written with four unknown hands
     (``md|3,,,|``), as a record needs its ``md|`` to begin a board.
 
+    :raises TypeError: if ``game`` is not a :class:`~cardgames.pbn.Game`.
     :raises LINWriteError: for a deal whose hands LIN cannot hold (not 13 cards, nor none).
     :raises CardgamesError: for a call LIN cannot write (an unknown call, ``-``): write
         the board with ``play=False, auction=False``; for a game with a play but no
@@ -880,6 +887,8 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
         a play that breaks the rules on its deal (the reader would leave it out): write it
         with ``play=False``; :class:`PBNError` for a tag that does not read.
     """
+    if not isinstance(game, Game):
+        raise TypeError(f"to_lin() writes a pbn.Game, not {type(game).__name__}")
     deal = game.deal
     sizes = [0 if h is None else len(h) for h in (deal.hands if deal is not None else ())]
     if any(0 < n < 13 for n in sizes):

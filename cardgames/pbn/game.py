@@ -326,7 +326,11 @@ class Game:
         comments; append a new tag if there is none.
 
         :raises ValueError: for a bad name or a value holding a line break.
+        :raises TypeError: if ``value`` is not a string.
         """
+        if not isinstance(value, str):
+            raise TypeError(f"the value of tag {name} must be a string, not "
+                            f"{type(value).__name__}")
         self._put(name, lambda old: replace(old, value=value), lambda: Tag(name, value))
 
     def set_section(self, name: str, value: str, lines: Iterable[str]) -> None:

@@ -126,7 +126,7 @@ def test_card_parses_suit_rank_and_rank_suit_forms(text, suit, rank):
     assert (card.suit, card.rank) == (suit, rank)
 
 
-@pytest.mark.parametrize("bad", ["", "S", "S1", "S11", "X5", "SAA", "S 10", "5", "NTA", "♠A"])
+@pytest.mark.parametrize("bad", ["", "S", "S1", "S11", "X5", "SAA", "S 10", "5", "NTA", "♠Z", "♠"])
 def test_card_rejects_malformed_text_naming_it(bad):
     with pytest.raises(ParseError) as info:
         Card.parse(bad)
@@ -230,3 +230,9 @@ def test_parse_errors_are_value_errors_naming_the_text():
         assert isinstance(info.value, ParseError)
         assert isinstance(info.value, CardgamesError)
         assert repr(text) in str(info.value)
+
+
+def test_a_card_may_name_its_suit_by_symbol_as_strains_do():
+    assert [str(Card.parse(x)) for x in ("♠A", "10♥", "♦t", "♧2")] == ["SA", "HT", "DT", "C2"]
+    with pytest.raises(ParseError, match="not a card"):
+        Card.parse("♠Z")

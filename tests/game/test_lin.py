@@ -406,3 +406,13 @@ def test_a_hand_neither_whole_nor_unknown_is_refused_as_the_writer_refuses_it():
     assert "does not hold 13 cards" in str(errors[0])
     (game,) = list(lin.loads("md|3,,,|"))        # four unknown hands: a board, no deal
     assert lin.to_lin(game).startswith("st||md|3,,,|")
+
+
+def test_arguments_of_the_wrong_kind_are_type_errors():
+    with pytest.raises(TypeError, match="LIN text must be a string"):
+        lin.loads(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="writes a pbn.Game"):
+        lin.to_lin(None)  # type: ignore[arg-type]
+    game = pbn.Game.from_pbn('[Board "1"]\n')
+    with pytest.raises(TypeError, match="tag Event must be a string"):
+        game.set_tag("Event", None)  # type: ignore[arg-type]
