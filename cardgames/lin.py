@@ -47,8 +47,8 @@ from .pbn.reader import PBNReader
 from .play import Position
 from .scoring import Contract
 
-__all__ = ["LINError", "LINPartError", "LINWriteError", "LINReader", "load", "loads", "load_path",
-           "looks_like_lin", "open_games", "to_lin", "dumps"]
+__all__ = ["LINError", "LINPartError", "LINWriteError", "LINReader", "load", "loads",
+           "load_path", "looks_like_lin", "open_games", "to_lin", "dumps"]
 
 #: The longest value the reader takes (a comment, a deal): longer is not a LIN file.
 MAX_VALUE = 1 << 16
@@ -631,8 +631,9 @@ class LINReader:
     """The games of a LIN stream, one at a time (an iterator of :class:`Game`).  In strict
     mode the first bad board raises; otherwise it is skipped and its error appended to
     :attr:`errors` and passed to ``on_error``, as is each :class:`LINPartError` (a part of
-    a board left out, the board read without it) before its board.  :attr:`tail` is None (a LIN file is not
-    written back); a context manager that closes a file :func:`load_path` opened."""
+    a board left out, the board read without it) before its board.  :attr:`tail` is None
+    (a LIN file is not written back); a context manager that closes a file
+    :func:`load_path` opened."""
 
     def __init__(self, lines: Iterable[str], *, strict: bool = True,
                  source: str | None = None,
@@ -819,23 +820,25 @@ def _lin_hand(hand: Hand | None) -> str:
         for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS))
 
 
-#: A call as :attr:`Game.auction` gives it that LIN can write.
-_LIN_CALL = re.compile(r"Pass|X|XX|[1-7](?:C|D|H|S|NT)", re.IGNORECASE)
+def _written_auction(game: Game) -> Auction:
+    """The game's auction as LIN can write it, by the laws of the auction: up to its end
+    (passes after it, which some PBN writers add, are dropped: the reader would refuse
+    them).  The dealer, if the game does not say, is taken as North (the laws do not
+    depend on it).
 
-
-def _auction_end(calls: list[str]) -> int:
-    """How many of ``calls`` (as :attr:`Game.auction` gives them) make the auction: up to
-    four passes at the start, or three after a bid, double or redouble; every call if it
-    does not end."""
-    passes, bid = 0, False
-    for i, call in enumerate(calls):
-        if call.strip().upper() in ("PASS", "P"):
-            passes += 1
-            if passes == (3 if bid else 4):
-                return i + 1
-        else:
-            passes, bid = 0, True
-    return len(calls)
+    :raises CardgamesError: for a call that is not one (``-``, unknown) or breaks the laws:
+        the reader would leave the auction out.
+    """
+    auction = Auction(game.auction_dealer or Seat.NORTH)
+    for i, call in enumerate(game.auction):
+        if auction.is_complete:
+            break
+        try:
+            auction = auction.then(call)
+        except CardgamesError as err:
+            raise CardgamesError(f"call {i + 1} of the auction, {call!r}, is not a call LIN "
+                                 f"can write ({err})") from None
+    return auction
 
 
 def _auction_notes(game: Game) -> list[tuple[str, str | None]]:
@@ -875,41 +878,30 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
     call with a note), the play (unless ``play`` is false) and the ``Result`` as a claim,
     the comments as ``nt|``.  What :func:`loads` reads back to the same board.
 
-    Passes after the auction has ended (which some PBN writers add) are not written: the
-    reader would refuse them.  A board without a deal is written with four unknown hands
-    (``md|3,,,|``), as a record needs its ``md|`` to begin a board.
+    The auction is written up to its end (:func:`_written_auction`).  A board without a
+    deal is written with four unknown hands (``md|3,,,|``), as a record needs its ``md|``
+    to begin a board.
 
     :raises TypeError: if ``game`` is not a :class:`~cardgames.pbn.Game`.
     :raises LINWriteError: for a deal whose hands LIN cannot hold (not 13 cards, nor none).
-    :raises CardgamesError: for a call LIN cannot write (an unknown call, ``-``): write
-        the board with ``play=False, auction=False``; for a game with a play but no
-        auction that ends in its contract (LIN gives the contract only by the auction), or
-        a play that breaks the rules on its deal (the reader would leave it out): write it
-        with ``play=False``; :class:`PBNError` for a tag that does not read.
+    :raises CardgamesError: for a call LIN cannot write (an unknown call, ``-``, or one
+        the laws forbid): write the board with ``play=False, auction=False``; for a game
+        with a play but no auction that ends in its contract (LIN gives the contract only
+        by the auction), or a play that breaks the rules on its deal (the reader would
+        leave it out): write it with ``play=False``; :class:`PBNError` for a tag that does
+        not read.
     """
     if not isinstance(game, Game):
         raise TypeError(f"to_lin() writes a pbn.Game, not {type(game).__name__}")
     deal = game.deal
-    sizes = [0 if h is None else len(h) for h in (deal.hands if deal is not None else ())]
-    if any(0 < n < 13 for n in sizes):
-        raise LINWriteError(f"a deal of {max(sizes)}-card hands: a LIN record holds whole "
-                            "hands (or unknown ones)")
-    if auction:
-        for i, call in enumerate(game.auction[:_auction_end(game.auction)]):
-            if not _LIN_CALL.fullmatch(call):
-                raise CardgamesError(f"call {i + 1} of the auction, {call!r}, is not a call "
-                                     "LIN can write")
-    else:
-        play = False   # LIN gives the contract only by the auction
+    if deal is not None and 0 < deal.cards_per_hand < 13:
+        raise LINWriteError(f"a deal of {deal.cards_per_hand}-card hands: a LIN record holds "
+                            "whole hands (or unknown ones)")
+    bidding = _written_auction(game) if auction else None
     if play and game.play:
-        calls = game.auction[:_auction_end(game.auction)]
-        bidding = None
-        if calls and game.auction_dealer is not None:
-            try:
-                bidding = Auction.parse(" ".join(calls), dealer=game.auction_dealer)
-            except CardgamesError:
-                bidding = None
-        contract = bidding.contract if bidding is not None and bidding.is_complete else None
+        # LIN gives the contract only by the auction
+        contract = bidding.contract if bidding is not None and bidding.is_complete and \
+            game.auction_dealer is not None else None
         if contract is None or contract.declarer is None:
             raise CardgamesError("the board has a play but no auction ending in its "
                                  "contract, and LIN gives the contract only by the auction")
@@ -942,8 +934,8 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
     vulnerable = game.vulnerable
     if vulnerable is not None:
         out.append(f"sv|{_LIN_VULNERABLE[vulnerable]}|")
-    notes = _auction_notes(game) if auction else []
-    for call, note in notes[:_auction_end([c for c, _ in notes])]:
+    notes = _auction_notes(game)[:len(bidding.calls)] if bidding is not None else []
+    for call, note in notes:
         word = {"Pass": "p", "X": "d", "XX": "r"}.get(call, call.replace("NT", "N"))
         if note is None:
             out.append(f"mb|{word}|")

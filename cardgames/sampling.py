@@ -179,6 +179,10 @@ class Sampler:
         for name, f in (("predicate", predicate), ("batch_predicate", batch_predicate)):
             if f is not None and not callable(f):
                 raise TypeError(f"{name} must be a function (or None), got {type(f).__name__}")
+        if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or \
+                max_attempts < 1:
+            raise ValueError(f"max_attempts must be a whole number of at least 1, got "
+                             f"{max_attempts!r}")
         if not (isinstance(max_seconds, (int, float)) and not isinstance(max_seconds, bool)
                 and max_seconds > 0):   # NaN fails too
             raise ValueError(f"max_seconds must be a positive number, got {max_seconds!r}")

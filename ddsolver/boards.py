@@ -211,11 +211,8 @@ class Inputs:
             def on_error(err: PBNError) -> None:
                 if isinstance(err, lin.LINPartError):
                     # the board is read without the part: a warning, no board lost
-                    if self._part is not None:
-                        self.warnings += 1
-                        self._part(str(err))
-                    else:
-                        self.warn(str(err))
+                    self.warnings += 1
+                    (self._part or self._warn)(str(err))
                     return
                 message = str(err)
                 if self.keep_unsolvable and err.raw is None and not isinstance(

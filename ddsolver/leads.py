@@ -488,11 +488,6 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         if (x is not None or name == "z") and not (
                 isinstance(x, (int, float)) and math.isfinite(x) and x > 0):
             raise ValueError(f"{name} must be a positive finite number, got {x!r}")
-    if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
-        raise ValueError(f"max_attempts must be a whole number of at least 1, got "
-                         f"{max_attempts!r}")
-    if not (isinstance(max_seconds, (int, float)) and max_seconds > 0):  # NaN fails too
-        raise ValueError(f"max_seconds must be a positive number, got {max_seconds!r}")
     if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 2:
         raise ValueError(f"min_samples must be a whole number of at least 2 (a standard error "
                          f"needs two deals), got {min_samples!r}")
@@ -506,7 +501,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                             f"{type(kh).__name__}")
         known_hands[seat] = kh
     cons = {Seat.parse(k): as_constraint(v) for k, v in (constraints or {}).items()}
-    # Made here, and dropped, for its checks: constraints no deal can meet are refused now.
+    # Made here, and dropped, for its checks: constraints no deal can meet are refused now,
+    # and so is a bad dealing budget (max_attempts, max_seconds).
     Sampler(known_hands, cons, predicate=predicate, seed=seed,  # type: ignore[arg-type]
             max_attempts=max_attempts, max_seconds=max_seconds)
     cons_text = {s.letter: str(v) for s, v in sorted(cons.items())}

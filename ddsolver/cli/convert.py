@@ -61,13 +61,12 @@ def run(args: argparse.Namespace) -> int:
     check_readable(args.files)
     out, close = open_output(args.output, args.files)
     failed = written = parted = 0
-    empty: list[str] = []   # the files without games or errors
-    errors = 0          # of the file being read
+    held = 0             # games and errors, in all the files
     part_before = False  # a part of the board about to come was left out
 
     def report(err: PBNError) -> None:
-        nonlocal failed, errors, part_before
-        errors += 1
+        nonlocal failed, held, part_before
+        held += 1
         if isinstance(err, lin.LINPartError):
             part_before = True   # the board is read, and written, without the part
             print(err, file=sys.stderr)
@@ -79,10 +78,9 @@ def run(args: argparse.Namespace) -> int:
         if args.to == "pbn":
             out.write("% PBN 2.1\n% EXPORT\n")
         for path in args.files:
-            errors = games = 0
             with lin.open_games(path, strict=False, on_error=report) as reader:
                 for game in reader:
-                    games += 1
+                    held += 1
                     partial, part_before = part_before, False
                     where = f"{path}:{game.line}" if game.line else path
                     try:
@@ -109,12 +107,10 @@ def run(args: argparse.Namespace) -> int:
                     out.write(text)
                     written += 1
                     parted += partial
-            if not games and not errors:
-                empty.append(path)
         # As the batch commands: when no file holds a game, each is said to be empty (a
         # file without games next to files with games is fine).
-        if len(empty) == len(args.files):
-            for path in empty:
+        if not held:
+            for path in args.files:
                 print(f"{path}: no games", file=sys.stderr)
         out.flush()
     finally:
@@ -129,4 +125,4 @@ def run(args: argparse.Namespace) -> int:
         if parted or failed:
             text += " (reported above)"
         print(text, file=sys.stderr)
-    return FAILED if failed or parted or len(empty) == len(args.files) else OK
+    return FAILED if failed or parted or not held else OK

@@ -270,3 +270,6 @@ def test_arguments_of_the_wrong_kind_are_named():
     for bad in (float("nan"), -1, 0):
         with pytest.raises(ValueError, match="max_seconds"):
             Sampler({}, {}, max_seconds=bad)
+    for bad_attempts in (2.5, 0, True):   # 2.5 was taken as 2
+        with pytest.raises(ValueError, match="max_attempts"):
+            Sampler({}, {}, max_attempts=bad_attempts)  # type: ignore[arg-type]
