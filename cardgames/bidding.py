@@ -494,6 +494,8 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
 
     contexts: dict[str, dict[Call, Rule]] = {}
     pending: dict[str, tuple[str, tuple[str, ...]]] = {}
+    # the calls before each context (None for the openings), as read above
+    prefixes = {key: prefix_calls for key, _, prefix_calls, _ in raw}
     for key, table_path, prefix_calls, table in raw:
         rules: dict[Call, Rule] = {}
         for call_text, value in table.items():
@@ -536,8 +538,9 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
         if base_key in pending:
             raise fail(f"like = {other!r}: that context is itself made 'like' another",
                        *like_at)
-        if key not in ("opening", "opening_third_fourth"):
-            before = Auction(Seat.NORTH, tuple(Call.parse(t) for t in key.split()))
+        calls_before = prefixes[key]
+        if calls_before is not None:
+            before = Auction(Seat.NORTH, calls_before)
             for call in contexts[base_key]:
                 if not before.is_legal(call):
                     raise fail(f"like = {other!r} brings {call.name}, which cannot be called "
