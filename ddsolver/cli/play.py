@@ -27,7 +27,7 @@ from ..boards import Inputs, played_boards
 from ..formats.play import WRITERS
 from ._batch import Batch, add_batch_options
 from ._cluster import add_scheduler_option, scheduler_client
-from ._common import PROG
+from ._common import FAILED, PROG
 
 __all__ = ["add_parser", "run"]
 
@@ -42,7 +42,8 @@ examples:
 Each board with a Contract, a Declarer and a Play section is followed card by card: the
 DD column is declarer's side's double-dummy tricks (tricks won so far included) after
 each trick, and a card marked ? cost its side tricks; the list under the tricks says who
-played it and how many tricks it cost.  Boards without played cards are passed over.
+played it and how many tricks it cost.  Boards without played cards are passed over
+(none with them at all: exit status 1).
 A record that breaks the rules (a card not held, a revoke) is reported on stderr as
 FILE:LINE: reason, the line of the card that breaks them, and skipped (exit status 1).
 In JSON every card carries "dd" (the same number after that card) and, when it cost
@@ -84,20 +85,22 @@ def run(args: argparse.Namespace) -> int:
                                  tt_mb=args.tt_mb, report=batch.report, store=batch.store,
                                  client=client),
                   write, begin=writer.begin, end=writer.end)
+    done, failed, store = batch.done, batch.failed, batch.store
+    if done == 0 and not failed and not inputs.no_games:
+        # Asked to analyse play and there is none: a failure, as ``leads`` and ``review``
+        # say of a run with nothing to do (a script must not read it as done).
+        print(f"{PROG}: no board has both a Contract and a Play section to analyse",
+              file=sys.stderr)
+        return FAILED
     if not args.quiet:
-        done, failed, store = batch.done, batch.failed, batch.store
-        if done == 0 and not failed and not inputs.no_games:
-            print(f"{PROG}: no board has both a Contract and a Play section to analyse",
-                  file=sys.stderr)
-        else:
-            text = f"{PROG}: {done} board{'s' * (done != 1)}"
-            if batch.deals != done:  # tables of one board: each table's play is analysed
-                text += (f" ({batch.deals} deal{'s' * (batch.deals != 1)}, {done} "
-                         f"table{'s' * (done != 1)})")
-            text += f" analysed in {batch.elapsed():.1f} s"
-            if store is not None:
-                text += f"; {batch.stored} from {store.path}, {done - batch.stored} analysed now"
-            if failed:
-                text += f"; {failed} could not be analysed (reported above)"
-            print(text, file=sys.stderr)
+        text = f"{PROG}: {done} board{'s' * (done != 1)}"
+        if batch.deals != done:  # tables of one board: each table's play is analysed
+            text += (f" ({batch.deals} deal{'s' * (batch.deals != 1)}, {done} "
+                     f"table{'s' * (done != 1)})")
+        text += f" analysed in {batch.elapsed():.1f} s"
+        if store is not None:
+            text += f"; {batch.stored} from {store.path}, {done - batch.stored} analysed now"
+        if failed:
+            text += f"; {failed} could not be analysed (reported above)"
+        print(text, file=sys.stderr)
     return batch.status(inputs)

@@ -90,9 +90,11 @@ def test_play_text_shows_every_trick_and_names_the_costly_cards(run_cli, played_
 
 
 def test_play_passes_over_boards_without_play(run_cli):
-    status, out, err = run_cli("play", PROBLEMS)
-    assert status == 0 and out == ""
-    assert "no board has both a Contract and a Play section" in err
+    # Nothing to analyse is a failure, as for leads and review, and said under --quiet.
+    for quiet in ((), ("--quiet",)):
+        status, out, err = run_cli("play", PROBLEMS, *quiet)
+        assert status == 1 and out == ""
+        assert "no board has both a Contract and a Play section" in err
 
 
 def test_play_on_an_ending_with_the_squeeze_and_a_mistake(run_cli, tmp_path):
