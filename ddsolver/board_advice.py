@@ -87,7 +87,7 @@ def board_arguments(game: pbn.Game, seat: SeatLike | None = None,
                 vul=vulnerability if vulnerability is not None else Vulnerability.NONE,
                 seat=who, dummy=dummy,
                 played=list(game.play if played is None else played),
-                leader=game.opening_leader or declarer.lho,
+                leader=(declarer.lho if game.opening_leader is None else game.opening_leader),
                 in_play=deal if size < 13 else None,
                 declarer_won=int(won) if won else 0,
                 constraints=parse_constraints(game.tag("Constraints")))

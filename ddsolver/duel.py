@@ -428,6 +428,10 @@ def protocol_deals(count: int, seed: int, *, contract: str = "3NT", declarer: st
     ``tolerance`` tricks of the tricks needed (Cazenave and Ventos's protocol: 3NT by
     South, within one trick), dealt from ``seed``; the ``start``-th on (a resumed run asks
     for the same deals again and skips what is done)."""
+    bare = Contract.parse(contract)
+    if bare is not None and bare.declarer is not None:
+        raise ValueError(f"the contract {contract!r} names its declarer: give it without "
+                         f"(declarer={declarer!r} names the declarer)")
     c = Contract.parse(contract + declarer)
     if c is None or c.declarer is None:
         raise ValueError(f"not a contract with its declarer: {contract}{declarer}")

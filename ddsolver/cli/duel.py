@@ -94,8 +94,10 @@ def add_parser(commands: argparse._SubParsersAction,
     p.add_argument("--deals", type=positive_int, default=None, metavar="N",
                    help="without files: deal N boards as the protocol does (--contract by "
                         "--declarer, within --tolerance tricks of making double dummy)")
-    p.add_argument("--contract", default="3NT", help="the protocol's contract (default 3NT)")
-    p.add_argument("--declarer", default="S", help="the protocol's declarer (default S)")
+    p.add_argument("--contract", default=None,
+                   help="the protocol's contract (default 3NT; 3NTN names its declarer too)")
+    p.add_argument("--declarer", default=None,
+                   help="the protocol's declarer (default S, or the one --contract names)")
     p.add_argument("--tolerance", type=int, default=1, metavar="T",
                    help="the protocol's deals: double-dummy result within T tricks of "
                         "making (default 1)")
@@ -145,6 +147,10 @@ def run(args: argparse.Namespace) -> int:
                          "deals")
     if args.files and args.tolerance != 1:
         raise UsageError("--tolerance chooses the protocol's deals (--deals), not a file's")
+    for option in ("--contract", "--declarer"):
+        if args.files and getattr(args, option[2:]) is not None:
+            raise UsageError(f"{option} chooses the protocol's deals (--deals); a file's "
+                             "boards name their own")
     try:
         names = [x for x in args.declarers.split(",") if x.strip()]
         if len(names) != 2:
@@ -163,9 +169,12 @@ def run(args: argparse.Namespace) -> int:
         # each option named in its own error, before any deal is dealt
         for option, parse in (("--contract", Contract.parse), ("--declarer", Seat.parse)):
             try:
-                parse(getattr(args, option[2:]))
+                if getattr(args, option[2:]) is not None:
+                    parse(getattr(args, option[2:]))
             except CardgamesError as err:
                 raise UsageError(f"{option}: {err}") from None
+        args.contract, args.declarer = _protocol_contract(args.contract or "3NT",
+                                                          args.declarer)
     check_readable(args.files)
     seed, drawn = seed_option(args.seed)
     system = bidding_system(args) if args.files else None
@@ -252,6 +261,24 @@ def run(args: argparse.Namespace) -> int:
                 text += f"; {failed} could not be played (reported above)"
             print(text, file=sys.stderr)
     return FAILED if failed else OK
+
+
+def _protocol_contract(contract: str, declarer: str | None) -> tuple[str, str]:
+    """The protocol's contract (without its declarer) and declarer from ``--contract`` and
+    ``--declarer``: the contract may name its declarer (3NTN), but not another one than
+    ``--declarer`` does; a passed-out "contract" has nothing to play."""
+    c = Contract.parse(contract)
+    if c is None:
+        raise UsageError(f"--contract: {contract!r} is a pass: there is nothing to play")
+    named = None if declarer is None else Seat.parse(declarer)
+    if c.declarer is not None and named is not None and c.declarer != named:
+        raise UsageError(f"--contract {contract} names declarer {c.declarer.letter}, "
+                         f"--declarer says {declarer}")
+    seat = c.declarer if c.declarer is not None else named   # Seat N is 0: no ``or``
+    if seat is None:
+        seat = Seat.parse("S")
+    bare = Contract(c.level, c.strain, c.doubled, None)
+    return str(bare), seat.letter
 
 
 def _checked_first(deals: Iterator[DuelDeal]) -> Iterator[DuelDeal]:

@@ -37,6 +37,11 @@ def _plays(report: dict) -> list[tuple[str, tuple[str, ...], int]]:
     ((DATA / "played.pbn", "--tolerance", "2"), "--tolerance chooses"),
     (("--deals", "2", "--contract", "8NT"), "--contract: contract level must be 1..7: '8NT'"),
     (("--deals", "2", "--declarer", "Q"), "--declarer: unknown seat"),
+    (("--deals", "2", "--contract", "3NTN", "--declarer", "E"),
+     "--contract 3NTN names declarer N, --declarer says E"),
+    (("--deals", "2", "--contract", "pass"), "nothing to play"),
+    ((DATA / "played.pbn", "--declarer", "N"), "--declarer chooses the protocol's deals"),
+    ((DATA / "played.pbn", "--contract", "4S"), "--contract chooses the protocol's deals"),
     (("no-such-file.pbn",), "no-such-file.pbn"),
 ])
 def test_bad_arguments_are_one_plain_line(run_cli, argv, message):
@@ -134,3 +139,17 @@ def test_a_files_boards_and_a_bad_board_named_by_its_line(run_cli, tmp_path):
     assert len(labelled) == text.count("[Contract ") and all(
         x.startswith(f"{path}:") for x in labelled)
     assert [d["board"] for d in report["deals"]][:1] == [1]
+
+
+def test_the_contract_may_name_its_declarer(run_cli):
+    # --contract 3NTN is --contract 3NT --declarer N (North is seat 0: not "no declarer").
+    def deals(*extra: str) -> list:
+        status, out, err = run_cli("duel", "--deals", "1", *QUICK, "--format", "json",
+                                   *extra)
+        assert status == 0, err
+        report = json.loads(out)
+        assert report["settings"]["declarer"] == "N"
+        return [(d["pbn"], d["contract"]) for d in report["deals"]]
+    named = deals("--contract", "3NTN")
+    assert named == deals("--declarer", "N") == deals("--contract", "3NTN", "--declarer", "N")
+    assert named[0][1] == "3NTN"

@@ -52,6 +52,8 @@ def test_protocol_deals_are_seeded_and_within_a_trick_of_making():
     assert solver.solve(four.deal, "S", "E") == 10
     with pytest.raises(ValueError, match="expected a strain"):
         next(protocol_deals(1, seed=1, contract="3XY"))
+    with pytest.raises(ValueError, match="names its declarer"):
+        next(protocol_deals(1, seed=1, contract="3NTN"))
 
 
 @pytest.fixture(scope="module")
