@@ -29,7 +29,7 @@ import operator
 import secrets
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +43,7 @@ from .evaluation import MAX_HCP, RANK_BITS, Features
 from .hands import HCP_BY_RANK, Deal, Hand
 
 __all__ = ["Sampler", "SampleResult", "deal_hidden", "check_seed", "draw_seed", "derived_seed",
-           "acceptance_rates", "RATE_DEALS"]
+           "acceptance_rates", "check_feasible", "RATE_DEALS"]
 
 @dataclass(frozen=True, slots=True)
 class SampleResult:
@@ -208,7 +208,7 @@ class Sampler:
                 else c
         self.known = tuple(hands)
         self._predeal_required(hands)
-        self._check_feasible(hands)
+        check_feasible(hands, self.constraints)
         self.dealt = tuple(hands)  # known cards plus those dealt up front for `holds`
 
         owner = np.full(52, -1, dtype=np.int8)
@@ -244,73 +244,6 @@ class Sampler:
             if len(h) > 13:
                 raise SamplingError(f"{seat.letter} would hold {len(h)} cards: the known cards "
                                     f"and those its constraint requires are more than 13")
-
-    def _check_feasible(self, hands: list[Hand]) -> None:
-        pool_masks = [0x7FFC & ~(hands[0].masks[s] | hands[1].masks[s] | hands[2].masks[s]
-                                 | hands[3].masks[s]) for s in range(4)]
-        pool = Hand(tuple(pool_masks))
-        pool_hcp = sorted((HCP_BY_RANK.get(c.rank, 0) for c in pool), reverse=True)
-        open_seats = [s for s in Seat if len(hands[s]) < 13]
-        for seat, c in self.constraints.items():
-            h = hands[seat]
-            why = contradiction(c)
-            if why is not None:
-                raise SamplingError(f"{seat.letter}: {why}")
-            lo, hi = c.hcp_bounds()
-            lb = c.length_bounds()
-            clash = c.forbidden() & set(h)
-            if clash:
-                raise SamplingError(f"{seat.letter} is known to hold {cards_text(frozenset(clash))}"
-                                    f", which its constraint '{c}' excludes")
-            need = 13 - len(h)
-            if need == 0:
-                if not c.accepts(h):
-                    raise SamplingError(f"{seat.letter}'s known hand {h} does not meet its "
-                                        f"constraint '{c}'")
-                continue
-            if h.hcp > hi:
-                raise SamplingError(f"{seat.letter}'s known cards already have {h.hcp} points, "
-                                    f"more than '{c}' allows")
-            if h.hcp + sum(pool_hcp[:need]) < lo:
-                raise SamplingError(f"{seat.letter} cannot reach {lo} points: its known cards "
-                                    f"and the best {need} unseen cards give "
-                                    f"{h.hcp + sum(pool_hcp[:need])}")
-            for s, (a, b) in enumerate(lb):
-                have, free = h.length(s), pool.length(s)
-                if have > b:
-                    raise SamplingError(f"{seat.letter} already holds {have} known "
-                                        f"{SUIT_NAMES[s]}, more than '{c}' allows")
-                if have + min(free, need) < a:
-                    raise SamplingError(f"{seat.letter} cannot hold {a} {SUIT_NAMES[s]}: only "
-                                        f"{have + min(free, need)} are possible")
-        # Across the hands still to be dealt: their points and suit lengths are the known
-        # ones plus the whole unseen pool, so the ranges must be able to add up to that.
-        if not open_seats:
-            return
-        total_hcp = sum(hands[s].hcp for s in open_seats) + sum(pool_hcp)
-        bounds = {s: self.constraints[s].hcp_bounds() if s in self.constraints else (0, MAX_HCP)
-                  for s in open_seats}
-        lo_sum = sum(max(b[0], hands[s].hcp) for s, b in bounds.items())
-        hi_sum = sum(b[1] for b in bounds.values())
-        names = "+".join(s.letter for s in open_seats)
-        if lo_sum > total_hcp:
-            raise SamplingError(f"the hands {names} share {total_hcp} points, but their "
-                                f"constraints ask for at least {lo_sum}")
-        if hi_sum < total_hcp:
-            raise SamplingError(f"the hands {names} share {total_hcp} points, but their "
-                                f"constraints allow at most {hi_sum}")
-        for s in range(4):
-            total = sum(hands[t].length(s) for t in open_seats) + pool.length(s)
-            lbs = {t: self.constraints[t].length_bounds()[s] if t in self.constraints
-                   else (0, 13) for t in open_seats}
-            lo_sum = sum(max(b[0], hands[t].length(s)) for t, b in lbs.items())
-            hi_sum = sum(b[1] for b in lbs.values())
-            if lo_sum > total:
-                raise SamplingError(f"the hands {names} share {total} {SUIT_NAMES[s]}, but "
-                                    f"their constraints ask for at least {lo_sum}")
-            if hi_sum < total:
-                raise SamplingError(f"the hands {names} share {total} {SUIT_NAMES[s]}, but "
-                                    f"their constraints allow at most {hi_sum}")
 
     # ---- dealing --------------------------------------------------------------------------
     @property
@@ -413,6 +346,80 @@ class Sampler:
     def __iter__(self) -> Iterator[Deal]:
         while True:
             yield from self.sample(1)
+
+
+def check_feasible(hands: Sequence[Hand], constraints: Mapping[Seat, Constraint]) -> None:
+    """Raise :class:`SamplingError` when arithmetic shows that no deal gives the hands
+    (known cards so far, 13 each when dealt) what ``constraints`` ask: a constraint that
+    contradicts itself, known cards it excludes, points or suit lengths a hand cannot
+    reach with the unseen cards, or ranges that cannot add up to what the hands still
+    to be dealt share.  It proves impossibility only; passing it does not prove a deal
+    exists."""
+    pool_masks = [0x7FFC & ~(hands[0].masks[s] | hands[1].masks[s] | hands[2].masks[s]
+                             | hands[3].masks[s]) for s in range(4)]
+    pool = Hand(tuple(pool_masks))
+    pool_hcp = sorted((HCP_BY_RANK.get(c.rank, 0) for c in pool), reverse=True)
+    open_seats = [s for s in Seat if len(hands[s]) < 13]
+    for seat, c in constraints.items():
+        h = hands[seat]
+        why = contradiction(c)
+        if why is not None:
+            raise SamplingError(f"{seat.letter}: {why}")
+        lo, hi = c.hcp_bounds()
+        lb = c.length_bounds()
+        clash = c.forbidden() & set(h)
+        if clash:
+            raise SamplingError(f"{seat.letter} is known to hold {cards_text(frozenset(clash))}"
+                                f", which its constraint '{c}' excludes")
+        need = 13 - len(h)
+        if need == 0:
+            if not c.accepts(h):
+                raise SamplingError(f"{seat.letter}'s known hand {h} does not meet its "
+                                    f"constraint '{c}'")
+            continue
+        if h.hcp > hi:
+            raise SamplingError(f"{seat.letter}'s known cards already have {h.hcp} points, "
+                                f"more than '{c}' allows")
+        if h.hcp + sum(pool_hcp[:need]) < lo:
+            raise SamplingError(f"{seat.letter} cannot reach {lo} points: its known cards "
+                                f"and the best {need} unseen cards give "
+                                f"{h.hcp + sum(pool_hcp[:need])}")
+        for s, (a, b) in enumerate(lb):
+            have, free = h.length(s), pool.length(s)
+            if have > b:
+                raise SamplingError(f"{seat.letter} already holds {have} known "
+                                    f"{SUIT_NAMES[s]}, more than '{c}' allows")
+            if have + min(free, need) < a:
+                raise SamplingError(f"{seat.letter} cannot hold {a} {SUIT_NAMES[s]}: only "
+                                    f"{have + min(free, need)} are possible")
+    # Across the hands still to be dealt: their points and suit lengths are the known
+    # ones plus the whole unseen pool, so the ranges must be able to add up to that.
+    if not open_seats:
+        return
+    total_hcp = sum(hands[s].hcp for s in open_seats) + sum(pool_hcp)
+    bounds = {s: constraints[s].hcp_bounds() if s in constraints else (0, MAX_HCP)
+              for s in open_seats}
+    lo_sum = sum(max(b[0], hands[s].hcp) for s, b in bounds.items())
+    hi_sum = sum(b[1] for b in bounds.values())
+    names = "+".join(s.letter for s in open_seats)
+    if lo_sum > total_hcp:
+        raise SamplingError(f"the hands {names} share {total_hcp} points, but their "
+                            f"constraints ask for at least {lo_sum}")
+    if hi_sum < total_hcp:
+        raise SamplingError(f"the hands {names} share {total_hcp} points, but their "
+                            f"constraints allow at most {hi_sum}")
+    for s in range(4):
+        total = sum(hands[t].length(s) for t in open_seats) + pool.length(s)
+        lbs = {t: constraints[t].length_bounds()[s] if t in constraints
+               else (0, 13) for t in open_seats}
+        lo_sum = sum(max(b[0], hands[t].length(s)) for t, b in lbs.items())
+        hi_sum = sum(b[1] for b in lbs.values())
+        if lo_sum > total:
+            raise SamplingError(f"the hands {names} share {total} {SUIT_NAMES[s]}, but "
+                                f"their constraints ask for at least {lo_sum}")
+        if hi_sum < total:
+            raise SamplingError(f"the hands {names} share {total} {SUIT_NAMES[s]}, but "
+                                f"their constraints allow at most {hi_sum}")
 
 
 def deal_hidden(known: KnownLike = None, constraints: Mapping[SeatLike, object] | None = None,

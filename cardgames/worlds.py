@@ -43,7 +43,7 @@ from .constraints import Constraint
 from .errors import DealError, IllegalPlayError, SamplingError
 from .hands import Deal, Hand
 from .play import trick_winner
-from .sampling import check_seed
+from .sampling import check_feasible, check_seed
 
 __all__ = ["View", "Worlds", "deal_worlds", "EXHAUSTIVE_LIMIT", "count_worlds"]
 
@@ -335,6 +335,15 @@ def deal_worlds(view: View, *, samples: int = 200, seed: int | None = None,
         base[s] = base[s] | Hand.from_cards(forced[s])
     rest = [need[s] - len(forced[s]) for s in hidden]
     cons = [(s, view.constraints[s]) for s in hidden if s in view.constraints]
+    if cons and view.cards_per_hand == 13:
+        # Arithmetic first: constraints no world can meet (more points than are unseen,
+        # say) are said at once, not after max_attempts random worlds.  Shown-out suits are
+        # left out of it, so it never refuses a possible world.
+        known = [view.hands[s] if s not in hidden else base[s] for s in Seat]
+        try:
+            check_feasible(known, dict(cons))
+        except SamplingError as err:
+            raise SamplingError(f"no world meets the constraints: {err}", attempts=0) from None
 
     def make(parts: list[list[Card]]) -> Deal | None:
         hands = list(view.hands)

@@ -67,6 +67,22 @@ def test_sampling_is_seeded_and_respects_constraints():
     assert deal_worlds(v, samples=30, seed=8).deals != a.deals
 
 
+def test_impossible_constraints_are_refused_by_arithmetic_before_dealing():
+    # E and W share the 13 points South and North do not hold: 15 each is impossible, and
+    # so are six hearts for West (his HT and the four unseen ones are all he can have).
+    # max_attempts=1: were worlds dealt to find this out, the error would be "too few".
+    played = ["HT", "HK", "H4", "HA"]
+    for constraints, reason in (({"W": "15+ hcp", "E": "15+ hcp"}, "cannot reach 15 points"),
+                                ({"W": "6+ hearts"}, "cannot hold 6 hearts"),
+                                ({"E": "8-10 hcp", "W": "8-10 hcp"}, "ask for at least 16")):
+        with pytest.raises(SamplingError, match=reason) as err:
+            deal_worlds(_view(played, constraints), samples=10, seed=1, max_attempts=1)
+        assert err.value.attempts == 0 and "no world meets the constraints" in str(err.value)
+    # A possible one still deals: the check proves only impossibility.
+    worlds = deal_worlds(_view(played, {"W": "5 hearts", "E": "6+ hcp"}), samples=10, seed=1)
+    assert all(d.west.length("H") == 5 and d.east.hcp >= 6 for d in worlds)
+
+
 def test_a_card_not_in_the_players_hand_is_refused():
     with pytest.raises(IllegalPlayError, match="does not hold it"):
         _view(["HT", "H2"])  # North plays the H2, which South holds
