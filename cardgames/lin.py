@@ -898,6 +898,11 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
         raise LINWriteError(f"a deal of {deal.cards_per_hand}-card hands: a LIN record holds "
                             "whole hands (or unknown ones)")
     bidding = _written_auction(game) if auction else None
+    if bidding is not None and None not in (game.dealer, game.auction_dealer) and \
+            game.dealer != game.auction_dealer:
+        raise CardgamesError(f"the Dealer tag says {game.dealer.letter}, the Auction "
+                             f"section starts with {game.auction_dealer.letter}, and LIN's "
+                             "auction starts with its dealer")
     if play and game.play:
         # LIN gives the contract only by the auction
         contract = bidding.contract if bidding is not None and bidding.is_complete and \
@@ -924,7 +929,11 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
     if any(names):
         out.append(f"pn|{','.join(names)}|")
     out.append("st||")
-    dealer = game.dealer
+    # LIN has one dealer, and its auction starts with him: a board whose Auction section
+    # names its first caller but no Dealer tag takes him (else the reader would take the
+    # board number's dealer and move every call a seat).
+    dealer = game.dealer if bidding is None or game.auction_dealer is None \
+        else game.auction_dealer
     digit = "" if dealer is None else str(_LIN_SEATS.index(dealer) + 1)
     hands = [_lin_hand(None if deal is None else deal[s]) for s in _LIN_SEATS]
     out.append(f"md|{digit}{','.join(hands)}|")

@@ -392,6 +392,25 @@ def test_to_lin_writes_what_its_reader_takes_back():
         lin.to_lin(ending)
 
 
+def test_to_lin_takes_the_dealer_from_the_auction_when_no_dealer_tag_says():
+    # Board 1's number makes North dealer; the Auction section says East called first.
+    # Without a digit the reader would take North and move every call a seat.
+    game = pbn.Game.from_pbn('[Board "1"]\n' + _DEAL + '[Auction "E"]\nPass 1NT Pass Pass\n'
+                             'Pass\n')
+    record = lin.to_lin(game)
+    assert record.startswith("st||md|4")
+    (back,) = list(lin.loads(record))
+    assert back.dealer == Seat.EAST and back.auction == game.auction
+    assert back.declarer == game.declarer == Seat.SOUTH
+    # A Dealer tag and an Auction section that disagree: LIN has one dealer for both.
+    clash = pbn.Game.from_pbn('[Board "1"]\n[Dealer "N"]\n' + _DEAL +
+                              '[Auction "E"]\nPass 1NT Pass Pass\nPass\n')
+    with pytest.raises(CardgamesError, match="Dealer tag says N, the Auction section starts "
+                                             "with E"):
+        lin.to_lin(clash, play=False)
+    assert lin.to_lin(clash, play=False, auction=False).startswith("st||md|3")
+
+
 def test_to_lin_keeps_a_name_with_a_comma_in_its_seat():
     game = pbn.Game.from_pbn('[West "Smith, J"]\n[North "N"]\n[Board "1"]\n'
                              '[Deal "N:AKQJT98765432... .AKQJT98765432.. '
