@@ -898,11 +898,11 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
         raise LINWriteError(f"a deal of {deal.cards_per_hand}-card hands: a LIN record holds "
                             "whole hands (or unknown ones)")
     bidding = _written_auction(game) if auction else None
-    if bidding is not None and None not in (game.dealer, game.auction_dealer) and \
-            game.dealer != game.auction_dealer:
-        raise CardgamesError(f"the Dealer tag says {game.dealer.letter}, the Auction "
-                             f"section starts with {game.auction_dealer.letter}, and LIN's "
-                             "auction starts with its dealer")
+    tagged, first = game.dealer, game.auction_dealer
+    if bidding is not None and tagged is not None and first is not None and tagged != first:
+        raise CardgamesError(f"the Dealer tag says {tagged.letter}, the Auction section "
+                             f"starts with {first.letter}, and LIN's auction starts with "
+                             "its dealer")
     if play and game.play:
         # LIN gives the contract only by the auction
         contract = bidding.contract if bidding is not None and bidding.is_complete and \

@@ -34,6 +34,7 @@ import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import cast
 
 import numpy as np
 
@@ -339,9 +340,10 @@ def deal_worlds(view: View, *, samples: int = 200, seed: int | None = None,
         # Arithmetic first: constraints no world can meet (more points than are unseen,
         # say) are said at once, not after max_attempts random worlds.  Shown-out suits are
         # left out of it, so it never refuses a possible world.
-        known = [view.hands[s] if s not in hidden else base[s] for s in Seat]
+        known = [base[s] if s in hidden else view.hands[s] for s in Seat]
+        assert all(h is not None for h in known)   # every seat not hidden is seen whole
         try:
-            check_feasible(known, dict(cons))
+            check_feasible(cast(list[Hand], known), dict(cons))
         except SamplingError as err:
             raise SamplingError(f"no world meets the constraints: {err}", attempts=0) from None
 

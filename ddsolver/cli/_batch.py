@@ -28,7 +28,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
-from typing import Any, BinaryIO, Protocol, TextIO, TypeVar
+from typing import Any, BinaryIO, Protocol, TextIO, TypeVar, cast
 
 from ..boards import Inputs, count_lines
 from ..pool import check_jobs, default_jobs
@@ -38,6 +38,7 @@ from ._common import (
     FAILED,
     OK,
     PROG,
+    GuardedOutput,
     Interrupted,
     OutputError,
     UsageError,
@@ -240,10 +241,10 @@ class Batch:
     def run(self, items: Iterable[_O], write: Callable[[_O], object], *,
             begin: Callable[[], object] | None = None,
             end: Callable[[], object] | None = None) -> None:
-        """Write every item as it comes (flushed at once, so a reader sees the boards as
-        they finish), counting the boards done and moving the bar.  On Ctrl-C or SIGTERM
-        what the store holds is committed, the user told what was kept and how to go on,
-        and :class:`Interrupted` raised."""
+        """Write every item as it comes (flushed at once, so a reader of standard output
+        sees the boards as they finish), counting the boards done and moving the bar.  On
+        Ctrl-C or SIGTERM what the store holds is committed, the user told what was kept
+        and how to go on, and :class:`Interrupted` raised."""
         try:
             if begin is not None:
                 begin()
@@ -292,11 +293,13 @@ class Batch:
     def close(self, *, failing: bool = False) -> None:
         """Close the bar, the output and the store (committed).  The output's last bytes
         may fail to go out (disk full): that is an :class:`OutputError`, unless the run is
-        ``failing`` already, whose own error is the one to report."""
+        ``failing`` already, whose own error is the one to report.  An output file is put
+        in place only by a run that finished; a ``failing`` one (an interrupt, an error)
+        leaves the file at its path as it was (:meth:`GuardedOutput.discard`)."""
         self.progress.close()
         try:
             if self._close_out:
-                self.stream.close()
+                cast(GuardedOutput, self.stream).finish(failing)
         except OutputError as err:
             if not failing:
                 raise self._kept(err) from None

@@ -14,10 +14,11 @@ import os
 import signal
 import stat
 import sys
+import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, BinaryIO, Literal, TextIO, overload
+from typing import Any, BinaryIO, Literal, TextIO, cast, overload
 
 from cardgames.bidding import BiddingSystem, BiddingSystemError, default_system, load_system
 from cardgames.sampling import draw_seed
@@ -28,7 +29,8 @@ from ..store import ResultStore, StoreError
 
 __all__ = ["PROG", "UsageError", "OutputError", "GuardedOutput", "Interrupted", "Terminated",
            "OK", "FAILED", "USAGE",
-           "INTERRUPTED", "TERMINATED", "check_readable", "open_output", "open_store",
+           "INTERRUPTED", "TERMINATED", "check_readable", "open_output", "open_file", "finished",
+           "open_store",
            "progress_bar", "positive_int", "tt_mb", "sigterm_as_interrupt", "capped_jobs",
            "jobs_limit"]
 
@@ -147,11 +149,20 @@ class GuardedOutput:
     OSError traceback.  A closed pipe (BrokenPipeError) is left as it is: the reader went
     away, which :func:`ddsolver.cli.main` treats as a quiet stop."""
 
-    def __init__(self, stream: Any, name: str, *, stdout: bool = False):
+    def __init__(self, stream: Any, name: str, *, stdout: bool = False,
+                 temp: str | None = None, final: str | None = None,
+                 existed: bool = False):
         self._stream = stream
         self.name = name
         self.stdout = stdout  # standard output: silenced once it fails
         self.failed = False
+        # A file is written whole or not at all: the stream is ``temp``, beside ``final``,
+        # which replaces ``final`` when the output is closed after a run that finished
+        # (:meth:`close`), and is removed when it did not (:meth:`discard`).
+        self._temp = temp
+        self._final = final
+        self._existed = existed
+        self.wrote = False
 
     def _fail(self, err: OSError) -> OutputError:
         self.failed = True
@@ -160,6 +171,7 @@ class GuardedOutput:
         return OutputError(f"cannot write {self.name}: {err.strerror or err}")
 
     def write(self, data: Any) -> int:
+        self.wrote = True
         try:
             return self._stream.write(data)
         except BrokenPipeError:
@@ -176,8 +188,9 @@ class GuardedOutput:
             raise self._fail(err) from None
 
     def close(self) -> None:
-        """Close the file (its last buffered bytes written first): a failure is raised
-        once, and only if none was before."""
+        """Close the file (its last buffered bytes written first) and put it in place: a
+        failure is raised once, and only if none was before; a file whose writing failed
+        is not put in place (the one at its path stays as it was)."""
         try:
             self._stream.close()
         except BrokenPipeError:
@@ -185,8 +198,58 @@ class GuardedOutput:
         except OSError as err:
             failed_before = self.failed
             error = self._fail(err)
+            self._remove_temp()
             if not failed_before:
                 raise error from None
+            return
+        if self._temp is None:
+            return
+        if self.failed:
+            self._remove_temp()
+            return
+        try:
+            os.replace(self._temp, self._final)  # type: ignore[arg-type]
+        except OSError as err:
+            self._remove_temp()
+            raise self._fail(err) from None
+        self._temp = None
+
+    def discard(self) -> None:
+        """Close without putting the file in place, for a run that did not finish (an
+        interrupt, an error): the one at its path stays as it was, and if anything had
+        been written the user is told so on standard error."""
+        try:
+            self._stream.close()
+        except OSError:
+            pass
+        if self._temp is None:
+            return
+        self._remove_temp()
+        if self.wrote and not self.failed:
+            kept = "left as it was" if self._existed else "not written"
+            print(f"{PROG}: {self.name} {kept}: the run did not finish", file=sys.stderr)
+
+    def _remove_temp(self) -> None:
+        if self._temp is not None:
+            try:
+                os.remove(self._temp)
+            except OSError:
+                pass
+            self._temp = None
+
+    def finish(self, failing: bool) -> None:
+        """:meth:`close` after a run that finished, :meth:`discard` after one that did
+        not."""
+        if failing:
+            self.discard()
+        else:
+            self.close()
+
+    def __enter__(self) -> GuardedOutput:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        self.finish(kind is not None)
 
     @property
     def closed(self) -> bool:
@@ -262,17 +325,104 @@ def open_output(path: str | None, inputs: Iterable[str] = (), *,
         return guarded, False
     if any(same_file(p, path) for p in inputs):
         raise UsageError(f"{path} is an input file: writing it would destroy it")
-    if os.path.isdir(path):
-        raise UsageError(f"cannot write {path}: it is a directory")
+    return cast(Any, open_file(path, path, binary=binary)), True
+
+
+@contextmanager
+def finished(out: Any, close: bool) -> Iterator[Any]:
+    """``out`` of :func:`open_output` for a ``with`` block: a file is put in place when the
+    block ends normally and left as it was when it raises; standard output stays open."""
     try:
-        if binary:
-            stream = open(path, "wb")
-        else:
-            stream = open(path, "w", encoding="utf-8", newline="")
+        yield out
+    except BaseException:
+        if close:
+            out.discard()
+        raise
+    if close:
+        out.close()
+
+
+def open_file(path: str, name: str, *, binary: bool = False) -> GuardedOutput:
+    """A :class:`GuardedOutput` writing ``path`` whole or not at all: a regular file (or
+    one not there yet) is written beside it under a hidden name and put in place when the
+    output is closed after a run that finished, so an interrupted or failed run leaves the
+    file at ``path`` as it was; a device or a pipe (``/dev/null``) is written directly.
+    ``name`` is the output as errors name it.
+
+    :raises UsageError: if the file cannot be written (a directory, no permission).
+    """
+    if os.path.isdir(path):
+        raise UsageError(f"cannot write {name}: it is a directory")
+    final = os.path.realpath(path)   # through a link: the file it names is replaced
+    try:
+        st: os.stat_result | None = os.stat(final)
+    except OSError:
+        st = None
+    def direct() -> GuardedOutput:
+        try:
+            stream: Any = open(path, "wb") if binary else \
+                open(path, "w", encoding="utf-8", newline="")
+        except OSError as err:
+            raise UsageError(f"cannot write {name}: {err.strerror or err}") from None
+        return GuardedOutput(stream, name)
+
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return direct()
+    if st is not None and not os.access(final, os.W_OK):
+        raise UsageError(f"cannot write {name}: {os.strerror(errno.EACCES)}")
+    folder = os.path.dirname(final) or "."
+    _remove_stale_parts(folder, os.path.basename(final))
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(final)}.{os.getpid()}.",
+                                    suffix=".part", dir=folder)
+    except OSError:
+        # No second file may be made in that folder (the file itself may still be
+        # writable): write it directly, or say why not.
+        return direct()
+    try:
+        os.chmod(temp, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+        stream: Any = os.fdopen(fd, "wb") if binary else \
+            os.fdopen(fd, "w", encoding="utf-8", newline="")
     except OSError as err:
-        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
-    guarded = GuardedOutput(stream, path)
-    return guarded, True
+        os.close(fd)
+        os.remove(temp)
+        raise UsageError(f"cannot write {name}: {err.strerror or err}") from None
+    return GuardedOutput(stream, name, temp=temp, final=final, existed=st is not None)
+
+
+def _remove_stale_parts(folder: str, base: str) -> None:
+    """Remove the parts of ``base`` (``.NAME.PID.XXXX.part``) left by runs that were killed
+    outright (SIGKILL, a power cut), whose process is gone; a part of a run still going is
+    left alone."""
+    prefix = f".{base}."
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith(".part")]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(prefix):].split(".", 1)[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        try:
+            os.remove(os.path.join(folder, name))
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:   # another user's process: alive
+        return True
+    return True
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def open_store(args: argparse.Namespace) -> ResultStore | None:

@@ -46,6 +46,7 @@ from ._common import (
     PROG,
     UsageError,
     capped_jobs,
+    finished,
     open_output,
     positive_int,
     progress_bar,
@@ -185,11 +186,8 @@ def _one(args: argparse.Namespace) -> int:
     text = {"text": advice_text(report) + "\n", "json": report.to_json() + "\n",
             "csv": advice_csv(report)}[args.format]
     out, close = open_output(args.output)
-    try:
+    with finished(out, close):
         out.write(text)
-    finally:
-        if close:
-            out.close()
     return OK
 
 
@@ -229,12 +227,9 @@ def _files(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     out, close = open_output(args.output, args.files)
-    try:
+    with finished(out, close):
         out.write(review_text(decisions, upcoming, seat, args.method, args.depth)
                   if args.format == "text" else
                   review_json(decisions, upcoming) if args.format == "json" else
                   review_csv(decisions))
-    finally:
-        if close:
-            out.close()
     return FAILED if failed else OK

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import cast
 
 from cardgames import lin
 from cardgames.errors import CardgamesError, PBNError
 
-from ._common import FAILED, OK, PROG, check_readable, open_output
+from ._common import FAILED, OK, PROG, GuardedOutput, check_readable, open_output
 
 __all__ = ["add_parser", "run"]
 
@@ -113,9 +114,12 @@ def run(args: argparse.Namespace) -> int:
             for path in args.files:
                 print(f"{path}: no games", file=sys.stderr)
         out.flush()
-    finally:
+    except BaseException:
         if close:
-            out.close()
+            cast(GuardedOutput, out).discard()   # the file at the path is left as it was
+        raise
+    if close:
+        out.close()
     if not args.quiet:
         text = f"{PROG}: {written} board{'s' * (written != 1)} written as {args.to.upper()}"
         if parted:

@@ -207,12 +207,12 @@ def run(args: argparse.Namespace) -> int:
         store = store_in(stack, args, "plays")
         out, close_out = open_output(args.output, args.files)
         if close_out:
-            stack.callback(out.close)
+            stack.push(out)   # put in place if the run finishes, else left as it was
         pbn_out = None
         if args.pbn:
             pbn_out, close_pbn = open_output(args.pbn, args.files)
             if close_pbn:
-                stack.callback(pbn_out.close)
+                stack.push(pbn_out)
             pbn_out.write("% PBN 2.1\n% ddsolver duel\n")
         show = not args.quiet and sys.stderr.isatty()
         total = args.deals if not args.files else (

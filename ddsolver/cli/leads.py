@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import re
 import sys
 from collections.abc import Callable, Mapping
@@ -74,6 +73,7 @@ from ._common import (
     bidding_system,
     capped_jobs,
     jobs_limit,
+    open_file,
     positive_int,
     progress_bar,
     same_file,
@@ -459,20 +459,9 @@ def _files(args: argparse.Namespace, output: LeadsWriter,
     return FAILED if failed else OK
 
 
-def _open_output(path: str, option: str, created: list[str]) -> TextIO:
-    """Open an output file for writing, or a usage error; ``created`` collects the files
-    that did not exist before (removed again if the run ends in a usage error before
-    anything was written to them)."""
-    if os.path.isdir(path):
-        raise UsageError(f"cannot write {option} {path}: it is a directory")
-    existed = os.path.exists(path)
-    try:
-        fp = open(path, "w", encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot write {option} {path}: {err.strerror or err}") from None
-    if not existed:
-        created.append(path)
-    return cast(TextIO, GuardedOutput(fp, f"{option} {path}"))
+def _open_output(path: str, option: str) -> GuardedOutput:
+    """An output file, written whole or not at all (:func:`open_file`), or a usage error."""
+    return open_file(path, f"{option} {path}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -483,13 +472,13 @@ def run(args: argparse.Namespace) -> int:
     # Write errors (disk full...) become one OutputError line, not a traceback.
     out: TextIO = cast(TextIO, GuardedOutput(sys.stdout, "standard output", stdout=True))
     deals_fp: TextIO | None = None
-    created: list[str] = []
-    opened: list[TextIO] = []
+    opened: list[GuardedOutput] = []
 
-    def close_files() -> None:
+    def close_files(*, finished: bool = True) -> None:
+        """Put the files in place after a run that finished; else leave what was at their
+        paths as it was."""
         for fp in opened:
-            if not fp.closed:
-                fp.close()
+            fp.finish(not finished)   # once done, again is nothing
 
     cluster = ExitStack()  # the Dask client of --scheduler, closed at the end
     try:
@@ -504,11 +493,11 @@ def run(args: argparse.Namespace) -> int:
         # Open the output files before any work: a path that cannot be written is a usage
         # error now, not after all the solving.
         if args.output:
-            out = _open_output(args.output, "-o", created)
-            opened.append(out)
+            opened.append(_open_output(args.output, "-o"))
+            out = cast(TextIO, opened[-1])
         if args.save_deals:
-            deals_fp = _open_output(args.save_deals, "--save-deals", created)
-            opened.append(deals_fp)
+            opened.append(_open_output(args.save_deals, "--save-deals"))
+            deals_fp = cast(TextIO, opened[-1])
         args.deals_fp = deals_fp
         output = (LeadsHtmlWriter(out, many=bool(args.files)) if args.format == "html"
                   else LeadsWriter(args.format, out, many=bool(args.files)))
@@ -526,21 +515,16 @@ def run(args: argparse.Namespace) -> int:
                          f"repeat the run)")
         return status
     except UsageError:
-        close_files()
-        for path in created:  # made by this run and still empty: take it away again
-            try:
-                if os.path.getsize(path) == 0:
-                    os.remove(path)
-            except OSError:
-                pass
+        close_files(finished=False)   # nothing made by this run is left behind
         raise  # reported by ddsolver.cli.main, exit status 2
     except KeyboardInterrupt as stop:
         # Ctrl-C or SIGTERM: nothing is kept between runs, so there is nothing to resume.
+        close_files(finished=False)
         if isinstance(stop, Terminated):
             print(f"{_PROG}: terminated", file=sys.stderr)
             return TERMINATED
         print(f"{_PROG}: interrupted", file=sys.stderr)
         return INTERRUPTED
     finally:
-        close_files()
+        close_files(finished=False)   # after an unforeseen error; a no-op once closed
         cluster.close()

@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         store = store_in(stack, args, "reviews")
         out, close = open_output(args.output, args.files)
         if close:
-            stack.callback(out.close)
+            stack.push(out)   # put in place if the run finishes, else left as it was
         bar = progress_bar(None, show, unit="boards")
         stack.callback(bar.close)
         writer = WRITERS[args.format](out)

@@ -458,14 +458,19 @@ def test_killed_run_resumes_to_the_same_output_and_an_intact_store(tmp_path):
     assert done.returncode == 0, done.stderr
     full = reference.stat().st_size
     # Killed once the output holds a random share of its bytes (seeded: the same point
-    # every run, as far as the writes' timing allows).
+    # every run, as far as the writes' timing allows).  The output is written beside
+    # out.csv under a hidden name, put in place when the run ends.
     kill_at = int(full * random.Random(14).uniform(0.2, 0.8))
+    out.write_text("the earlier output\n")
     proc = subprocess.Popen(argv + ["-o", str(out), "--db", str(db)],
                             stderr=subprocess.PIPE, env=env())
+
+    def parts() -> list[Path]:
+        return list(tmp_path.glob(".out.csv.*.part"))
     try:
         deadline = time.monotonic() + 60
         while proc.poll() is None and time.monotonic() < deadline:
-            if out.exists() and out.stat().st_size >= kill_at:
+            if any(p.stat().st_size >= kill_at for p in parts() if p.exists()):
                 break
             time.sleep(0.002)
         proc.send_signal(signal.SIGKILL)
@@ -474,12 +479,13 @@ def test_killed_run_resumes_to_the_same_output_and_an_intact_store(tmp_path):
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == -signal.SIGKILL, "the run ended before it was killed"
-    assert out.stat().st_size < full
+    assert out.read_text() == "the earlier output\n"   # not half a table
+    assert len(parts()) == 1   # what the killed run wrote, removed by the next run
 
     resumed = subprocess.run(argv + ["-o", str(out), "--db", str(db), "--resume"],
                              capture_output=True, text=True, env=env(), timeout=120)
     assert resumed.returncode == 0, resumed.stderr
-    assert out.read_bytes() == reference.read_bytes()
+    assert out.read_bytes() == reference.read_bytes() and parts() == []
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         keys = [k for (k,) in con.execute("SELECT deal FROM dd_tables")]
@@ -581,3 +587,98 @@ def test_a_line_break_in_an_input_name_keeps_messages_on_one_line(run_cli, tmp_p
     assert status == 1
     lines = [line for line in err.splitlines() if "two" in line]
     assert lines and all("two\\nlines.pbn:" in line for line in lines), err
+
+
+# ---- an output file is written whole or not at all ---------------------------------------
+
+OUTPUT_RUNS = {
+    "table": ("table", PROBLEMS, "-q", "-o"),
+    "table-pbn": ("table", PROBLEMS, "--format", "pbn", "-q", "-o"),
+    "play": ("play", PLAYED, "--format", "json", "-q", "-o"),
+    "report": ("report", PROBLEMS, "-q", "--html"),
+    "leads": ("leads", *HAND, *FAST, "--format", "html", "-o"),
+    "leads-files": ("leads", PLAYED, *FAST, "--format", "json", "-o"),
+    "review": ("review", "SAM", "--player", "sam", *FAST, "--format", "html", "-o"),
+    "convert": ("convert", PLAYED, "--to", "pbn", "-q", "-o"),
+    "advise": ("advise", "--hand", "T7.A762.QJ853.K4", "--dummy", "AKQ2.KJ3.T94.A65",
+               "--contract", "3NT", "--declarer", "S", "--seat", "S", "--played",
+               "HT HK H4 HA", "--samples", "5", "--seed", "1", "-q", "-o"),
+    "duel": ("duel", "--deals", "1", "--seed", "3", "--worlds", "4", "--defence", "dd",
+             "-q", "-o"),
+}
+
+
+@pytest.mark.parametrize("command", OUTPUT_RUNS)
+def test_an_interrupted_run_leaves_the_output_file_as_it_was(run_cli, tmp_path, monkeypatch,
+                                                             command):
+    # Ctrl-C as the output is written (a half page of HTML, a JSON list without its end
+    # used to be left in place of the earlier file, or an empty one).
+    from ddsolver.cli._common import GuardedOutput
+    write = GuardedOutput.write
+    calls = 0
+
+    def interrupted(self, data):
+        nonlocal calls
+        calls += 1
+        written = write(self, data)
+        if calls == 1:   # after the first write (some formats write once, at the end)
+            raise KeyboardInterrupt
+        return written
+    argv = OUTPUT_RUNS[command]
+    if "SAM" in argv:   # a session with a player to review: South of the first boards
+        games = tmp_path.parent / f"{tmp_path.name}-sam.pbn"
+        games.write_bytes(first_games(PLAYED, 3).replace(b'[South "?"]', b'[South "sam"]'))
+        argv = tuple(games if a == "SAM" else a for a in argv)
+    out = tmp_path / "out"
+    out.write_text("the earlier output\n")
+    new = tmp_path / "new"
+    with monkeypatch.context() as patch:
+        patch.setattr(GuardedOutput, "write", interrupted)
+        status, _, err = run_cli(*argv, out)
+        assert status == 130, err
+        assert "Traceback" not in err and f"{out} left as it was" in err
+        calls = 0
+        status, _, err = run_cli(*argv, new)
+        assert status == 130 and f"{new} not written" in err, err
+    assert out.read_text() == "the earlier output\n" and not new.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]   # no part left behind
+    # Uninterrupted, the run puts its output in place.
+    status, _, err = run_cli(*argv, out)
+    assert status == 0, err
+    assert out.read_text() != "the earlier output\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_an_output_replaced_keeps_its_mode_and_is_written_through_a_link(run_cli, tmp_path):
+    target = tmp_path / "tables.txt"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    status, _, err = run_cli("table", PROBLEMS, "-q", "-o", link)
+    assert status == 0, err
+    assert link.is_symlink() and target.read_text().startswith(f"{PROBLEMS} board 1")
+    assert target.stat().st_mode & 0o777 == 0o640
+    fresh = tmp_path / "fresh.txt"
+    assert run_cli("table", PROBLEMS, "-q", "-o", fresh)[0] == 0
+    mask = os.umask(0)
+    os.umask(mask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~mask
+    # A device is written directly, not replaced.
+    assert run_cli("table", PROBLEMS, "-q", "-o", os.devnull)[0] == 0
+    assert Path(os.devnull).is_char_device()
+
+
+def test_parts_left_by_a_killed_run_are_removed_but_not_a_running_ones(tmp_path):
+    from ddsolver.cli._common import open_file
+    target = tmp_path / "out.txt"
+    dead = tmp_path / ".out.txt.999999999.k2j4.part"     # no such process
+    live = tmp_path / f".out.txt.{os.getpid()}.a8x1.part"  # this one, still running
+    other = tmp_path / ".other.txt.999999999.k2j4.part"  # another output's
+    for p in (dead, live, other):
+        p.write_text("part")
+    out = open_file(str(target), str(target))
+    out.write("done\n")
+    out.close()
+    assert target.read_text() == "done\n"
+    assert not dead.exists() and live.exists() and other.exists()
