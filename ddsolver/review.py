@@ -46,7 +46,11 @@ from .par import par
 from .solver import DEFAULT_TT_MB, Solver
 
 __all__ = ["CostlyPlay", "BoardReview", "SessionSummary", "review_board", "review_boards",
-           "summarise", "seat_of"]
+           "summarise", "seat_of", "NO_CONTRACT"]
+
+#: The role on a board that records no contract (no auction that ends, no Contract tag):
+#: shown with its deal, double-dummy facts and par, and left out of the points to par.
+NO_CONTRACT = "no contract recorded"
 
 
 def seat_of(game: pbn.Game, player: str) -> Seat | None:
@@ -99,7 +103,7 @@ class BoardReview:
     label: str                 # FILE:LINE (board N)
     board: int | None
     seat: Seat
-    role: str                  # "declarer", "dummy", "defender", "passed out"
+    role: str                  # "declarer", "dummy", "defender", "passed out", NO_CONTRACT
     contract: str | None       # "4SX by N"; None when passed out
     tricks: int | None         # declarer's tricks (the play's, else the Result tag)
     dd: int | None             # declarer's tricks double dummy from the start
@@ -236,10 +240,17 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
                                                 else -par_result.score)
     calls = tuple(game.auction)
     if contract is None:
-        return BoardReview(label, game.board, seat, "passed out", None, None, None,
+        # Passed out (an auction of four passes, or the Contract tag says so) scores 0; a
+        # board that records no contract at all (a hand record, an auction cut short) has
+        # no score to set against par.
+        tagged = game.contract
+        passed = (auction.contract is None if auction is not None and auction.is_complete
+                  else tagged is not None and tagged.strip().upper() == "PASS")
+        return BoardReview(label, game.board, seat, "passed out" if passed else NO_CONTRACT,
+                           None, None, None,
                            None if par_result is None else str(par_result),
-                           0, par_mine, None, None, deal=deal.to_pbn(), auction=calls,
-                           dealer=dealer)
+                           0 if passed else None, par_mine, None, None, deal=deal.to_pbn(),
+                           auction=calls, dealer=dealer)
     declarer = contract.declarer
     assert declarer is not None
     role = ("declarer" if seat == declarer else "dummy" if seat == declarer.partner
@@ -439,6 +450,7 @@ class SessionSummary:
     score: int                 # points scored on the boards with a result
     par_score: int             # par on the same boards
     worst: tuple[tuple[str, int], ...] = field(default=())   # (label, tricks lost)
+    scored: int = 0            # the boards with a result and a par (score, par_score's)
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -476,4 +488,4 @@ def summarise(reviews: Iterable[BoardReview]) -> SessionSummary:
         defence_cards=len(fcards),
         score=sum(r.score for r in scored if r.score is not None),
         par_score=sum(r.par_score for r in scored if r.par_score is not None),
-        worst=tuple(x for x in lost[:3] if x[1] > 0))
+        worst=tuple(x for x in lost[:3] if x[1] > 0), scored=len(scored))

@@ -19,6 +19,8 @@ def _signed(x: float) -> str:
 def facts_text(r: BoardReview) -> str:
     """The board's result in a line: contract, tricks, double dummy, par, points."""
     if r.contract is None:
+        if r.score is None:   # nothing recorded: no points to set against par
+            return f"no contract recorded (no auction that ends, no Contract tag); par {r.par or '?'}"
         return f"passed out; par {r.par or '?'}"
     took = "?" if r.tricks is None else str(r.tricks)
     head = f"{r.contract}: took {took}, double dummy {r.dd}"
@@ -89,8 +91,13 @@ def summary_text(s: SessionSummary, player: str) -> str:
     if s.lines_judged:
         lines.append(f"  declarer's lines: {s.lines_judged} judged at the first choice, "
                      f"{100 * s.line_given_up:.0f} points of chance to make given up in all")
-    lines.append(f"  points: {s.score:+d} against par {s.par_score:+d} "
-                 f"({s.score - s.par_score:+d})")
+    if s.scored == 0:
+        lines.append("  points: no board has a result and a par to set against each other")
+    else:
+        on = "" if s.scored == s.boards else \
+            f" (on the {s.scored} board{'s' * (s.scored != 1)} with a result and a par)"
+        lines.append(f"  points: {s.score:+d} against par {s.par_score:+d} "
+                     f"({s.score - s.par_score:+d}){on}")
     if s.worst:
         lines.append("  where the most was lost: " + ", ".join(
             f"{b} ({t} trick{'s' * (t != 1)})" for b, t in s.worst))

@@ -106,6 +106,31 @@ def test_a_costly_card_that_was_a_mistake_from_the_players_seat_too(run_cli, tmp
     assert "N ST cost 3 tricks double dummy; a mistake from your seat too: SA" in text
 
 
+def test_a_board_without_a_contract_is_not_scored_as_passed_out(run_cli, tmp_path):
+    # A hand record (deal, no auction, no contract) used to be reviewed as "passed out"
+    # and its 0 set against par in the session's points; a board passed out is scored.
+    deal = ('[Deal "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 '
+            '543.T98.76.QT872"]\n')
+    games = ('[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[South "Sam"]\n' + deal +
+             '\n[Board "2"]\n[Dealer "N"]\n[Vulnerable "None"]\n[South "Sam"]\n' + deal +
+             '[Auction "N"]\nPass Pass Pass Pass\n')
+    path = tmp_path / "records.pbn"
+    path.write_text(games)
+    status, out, err = run_cli("review", path, "--player", "sam", "--seed", "1",
+                               "--format", "json", "-q")
+    assert (status, err) == (0, "")
+    report = json.loads(out)
+    first, second = report["boards"]
+    assert (first["role"], first["score"]) == ("no contract recorded", None)
+    assert (second["role"], second["score"]) == ("passed out", 0)
+    assert first["par"] == second["par"] and first["par_score"] == 430   # his side: 3NT+1
+    summary = report["summary"]
+    assert summary["scored"] == 1 and summary["par_score"] == second["par_score"]
+    status, text, _ = run_cli("review", path, "--player", "sam", "--seed", "1", "-q")
+    assert "no contract recorded (no auction that ends, no Contract tag)" in text
+    assert "(on the 1 board with a result and a par)" in text
+
+
 @pytest.mark.parametrize("argv, status, message", [
     (("--player", " "), 2, "--player names"),
     (("--player", "nobody"), 1, "sat at no board"),
