@@ -401,8 +401,11 @@ def review_boards(inputs: Inputs, player: str, *, seed: int,
             key = (board_key(game), settings, player.strip().casefold())
             found = store.reviews([key]).get(key)
             if found is not None:
-                review = replace(BoardReview.from_dict(json.loads(found)),
-                                 label=_label(game, path))
+                try:
+                    review = replace(BoardReview.from_dict(json.loads(found)),
+                                     label=_label(game, path))
+                except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+                    store.damaged_row()   # reviewed again, and the row replaced
         if review is None:
             try:
                 review = review_board(game, path, player, seed=seed, solver=solver,

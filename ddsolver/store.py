@@ -181,9 +181,23 @@ def _encode(table: DDTable) -> str:
     return "".join(f"{n:x}" for row in table.rows for n in row)
 
 
-def _decode(text: str) -> DDTable:
-    values = [int(ch, 16) for ch in text]
+def _decode(text: object) -> DDTable | None:
+    """A stored table, or None for a row that does not read as one (damaged)."""
+    values = _tricks(text, 20)
+    if values is None:
+        return None
     return DDTable(tuple(tuple(values[d * 5:d * 5 + 5]) for d in range(4)))
+
+
+def _tricks(text: object, length: int) -> list[int] | None:
+    """``length`` trick counts (0..13, a hex digit each), or None if ``text`` is not."""
+    if not isinstance(text, str) or len(text) != length:
+        return None
+    try:
+        values = [int(ch, 16) for ch in text]
+    except ValueError:
+        return None
+    return values if all(v <= 13 for v in values) else None
 
 
 class ResultStore:
@@ -220,6 +234,7 @@ class ResultStore:
             self._unlock()
             raise
         self.added = 0            # tables written by this process
+        self.damaged = 0          # rows read that did not decode: worked out again
         self._uncommitted = 0
         self._last_commit = time.monotonic()
 
@@ -282,7 +297,11 @@ class ResultStore:
             except sqlite3.Error as err:
                 raise StoreError(f"cannot read {self.path}: {err}") from None
             for deal, tricks in rows:
-                found[deal] = _decode(tricks)
+                table = _decode(tricks)
+                if table is None:
+                    self.damaged += 1   # solved again, and the row replaced
+                else:
+                    found[deal] = table
         return found
 
     def put_table(self, key: str, table: DDTable) -> None:
@@ -302,7 +321,15 @@ class ResultStore:
         """The stored traces of these keys (absent keys are left out)."""
         found = self._rows("play_traces", "tricks", ("deal", "strain", "leader", "played"),
                            keys)
-        return {key: [int(ch, 16) for ch in text] for key, text in found.items()}
+        traces: dict[TraceKey, list[int]] = {}
+        for key, text in found.items():
+            # declarer's side's tricks before the first card and after each card
+            trace = _tricks(text, len(key[3].split()) + 1)
+            if trace is None:
+                self.damaged += 1   # analysed again, and the row replaced
+            else:
+                traces[key] = trace
+        return traces
 
     def put_trace(self, key: TraceKey, tricks: list[int]) -> None:
         """Store a play trace (committed as :meth:`put_table` commits)."""
@@ -355,6 +382,11 @@ class ResultStore:
         self.added += 1
         self._uncommitted += 1
         self.maybe_commit()
+
+    def damaged_row(self) -> None:
+        """Count a stored row its reader could not use (a play's or a review's JSON that
+        does not read): the result is worked out again and the row replaced."""
+        self.damaged += 1
 
     def count(self, kind: str = "tables") -> int:
         """Rows of one kind: ``"tables"``, ``"traces"``, ``"plays"`` or ``"reviews"``."""

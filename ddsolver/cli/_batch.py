@@ -144,10 +144,20 @@ def store_in(stack: ExitStack, args: argparse.Namespace, kind: str) -> ResultSto
     ``--resume`` run is told what the store holds of ``kind`` (unless ``--quiet``)."""
     store = open_store(args)
     if store is not None:
-        stack.callback(store.close)
+        stack.callback(close_store, store)
         if args.resume and not args.quiet:
             _announce_resume(store, kind)
     return store
+
+
+def close_store(store: ResultStore) -> None:
+    """Close the store (committed), saying first if some of its rows did not read: a
+    damaged row is worked out again and replaced, not a reason to stop the run."""
+    if store.damaged:
+        print(f"{PROG}: {store.path}: {store.damaged} stored result"
+              f"{'s' * (store.damaged != 1)} did not read (damaged) and "
+              f"{'were' if store.damaged != 1 else 'was'} worked out again", file=sys.stderr)
+    store.close()
 
 
 def _announce_resume(store: ResultStore, kind: str) -> None:
@@ -305,7 +315,7 @@ class Batch:
                 raise self._kept(err) from None
         finally:
             if self.store is not None:
-                self.store.close()
+                close_store(self.store)
 
     def __enter__(self) -> Batch:
         return self

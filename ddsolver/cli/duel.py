@@ -304,8 +304,14 @@ def _results(deals: Iterator[DuelDeal], first: Method, second: Method, defence: 
         if store is None:
             return {}
         found = store.plays([(deal.key, key, m) for m in labels])
-        return {m: Play.from_dict(json.loads(found[(deal.key, key, m)]))
-                for m in labels if (deal.key, key, m) in found}
+        plays: dict[str, Play] = {}
+        for m in labels:
+            if (deal.key, key, m) in found:
+                try:
+                    plays[m] = Play.from_dict(json.loads(found[(deal.key, key, m)]))
+                except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+                    store.damaged_row()   # played again, and the row replaced
+        return plays
 
     def save(deal: DuelDeal, result: DuelResult, done: dict[str, Play]) -> int:
         new = 0

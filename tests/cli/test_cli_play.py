@@ -213,3 +213,16 @@ def test_play_db_saves_every_trace_and_resumes_after_an_interrupt(run_cli, tmp_p
     status, _, err = run_cli("play", PLAYED, "--format", "json", "-o", out, "--db", db)
     assert status == 0 and f"6 from {db}, 0 analysed now" in err
     assert out.read_text() == reference.read_text()
+    monkeypatch.undo()
+
+    # A trace damaged in the store (one count where a card's should be: it used to end in
+    # an IndexError traceback) is analysed again and said.
+    import sqlite3
+    with sqlite3.connect(db) as con:
+        key = con.execute("SELECT deal, strain, leader, played FROM play_traces").fetchone()
+        con.execute("UPDATE play_traces SET tricks='1' WHERE deal=? AND strain=? AND "
+                    "leader=? AND played=?", key)
+    status, _, err = run_cli("play", PLAYED, "--format", "json", "-o", out, "--db", db)
+    assert status == 0 and f"5 from {db}, 1 analysed now" in err, err
+    assert "1 stored result did not read (damaged)" in err
+    assert out.read_text() == reference.read_text()

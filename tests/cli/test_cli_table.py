@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from cardgames import pbn
+from cardgames.hands import Deal
 from ddsolver import DDTable, cli, dd_table
 from ddsolver import batch as boards
 from ddsolver.formats.tags import optimum_score_tag, par_contract_tag
@@ -421,6 +422,26 @@ def test_store_round_trips_a_table(tmp_path):
         store.put_table("key", table)
     with ResultStore(tmp_path / "s.sqlite", must_exist=True) as store:
         assert store.tables(["key", "other"]) == {"key": table}
+
+
+@pytest.mark.parametrize("tricks", ["fff", "z" * 20, "f" * 20, "", 5])
+def test_a_damaged_stored_table_is_solved_again_and_said(run_cli, tmp_path, tricks):
+    # A row that does not read (a short one, not hex, a count over 13, empty) used to stop
+    # the run with a traceback; now it is solved again, replaced, and counted on stderr.
+    db, out, reference = tmp_path / "t.sqlite", tmp_path / "out.csv", tmp_path / "ref.csv"
+    assert run_cli("table", PROBLEMS, "--format", "csv", "-q", "-o", reference,
+                   "--db", db)[0] == 0
+    with sqlite3.connect(db) as con:
+        (key,) = con.execute("SELECT deal FROM dd_tables LIMIT 1").fetchone()
+        con.execute("UPDATE dd_tables SET tricks=? WHERE deal=?", (tricks, key))
+    status, _, err = run_cli("table", PROBLEMS, "--format", "csv", "-o", out, "--db", db,
+                             "--resume")
+    assert status == 0 and "Traceback" not in err, err
+    assert f"{db}: 1 stored result did not read (damaged) and was worked out again" in err
+    assert out.read_bytes() == reference.read_bytes()
+    with ResultStore(db) as store:   # replaced: it reads now
+        assert store.tables([key])[key] == dd_table(Deal.from_pbn(key))
+        assert store.damaged == 0
 
 
 def test_table_help_describes_db_resume_and_pbn(capsys):
