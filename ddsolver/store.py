@@ -227,6 +227,12 @@ class ResultStore:
             self._open(exists)
         except sqlite3.DatabaseError as err:
             self._db.close()
+            if not exists:
+                # Making a new store failed (a full disk): a half-made file would be
+                # refused by every later run as not a store, so it goes.
+                self._remove_new()
+                self._unlock()
+                raise StoreError(f"cannot create {self.path}: {err}") from None
             self._unlock()
             raise StoreError(f"{self.path} is not a ddsolver results store ({err})") from None
         except StoreError:
@@ -237,6 +243,15 @@ class ResultStore:
         self.damaged = 0          # rows read that did not decode: worked out again
         self._uncommitted = 0
         self._last_commit = time.monotonic()
+
+    def _remove_new(self) -> None:
+        """Remove the store this run began to make, with SQLite's files beside it."""
+        for path in (self.path, self.path + "-wal", self.path + "-shm",
+                     self.path + "-journal"):
+            try:
+                os.remove(path)
+            except OSError:
+                pass
 
     def _unlock(self) -> None:
         """Let the file go: after the connection is closed (see the module docstring)."""

@@ -444,6 +444,25 @@ def test_a_damaged_stored_table_is_solved_again_and_said(run_cli, tmp_path, tric
         assert store.damaged == 0
 
 
+def test_a_store_that_cannot_be_made_is_not_left_half_made(run_cli, tmp_path, monkeypatch):
+    # A full disk while the new store's schema was written left a file without its mark,
+    # which every later run refused as "not a ddsolver results store".
+    db = tmp_path / "t.sqlite"
+
+    def full(self, exists):
+        self._db.execute("CREATE TABLE half (made)")
+        self._db.commit()
+        raise sqlite3.OperationalError("database or disk is full")
+    with monkeypatch.context() as patch:
+        patch.setattr(ResultStore, "_open", full)
+        status, out, err = run_cli("table", PROBLEMS, "--db", db, "-q")
+    assert status == 2 and out == ""
+    assert f"cannot create {db}: database or disk is full" in err
+    assert list(tmp_path.iterdir()) == []
+    status, _, err = run_cli("table", PROBLEMS, "--db", db, "-q")
+    assert status == 0, err
+
+
 def test_table_help_describes_db_resume_and_pbn(capsys):
     with pytest.raises(SystemExit):
         cli.main(["table", "--help"])
