@@ -150,6 +150,13 @@ def store_in(stack: ExitStack, args: argparse.Namespace, kind: str) -> ResultSto
     return store
 
 
+def _on_a_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def close_store(store: ResultStore) -> None:
     """Close the store (committed), saying first if some of its rows did not read: a
     damaged row is worked out again and replaced, not a reason to stop the run."""
@@ -224,6 +231,9 @@ class Batch:
         self.started = time.perf_counter()
         self.progress = progress_bar(count_lines(args.files, count_tag) if show_progress
                                      else None, show_progress)
+        # Standard output on the terminal the bar is drawn on: each write clears the bar
+        # first and draws it again after, or the text would start on the bar's line.
+        self._bar_aside = show_progress and not self._close_out and _on_a_terminal()
 
     @property
     def out(self) -> TextIO:
@@ -255,18 +265,25 @@ class Batch:
         sees the boards as they finish), counting the boards done and moving the bar.  On
         Ctrl-C or SIGTERM what the store holds is committed, the user told what was kept
         and how to go on, and :class:`Interrupted` raised."""
+        aside = self._bar_aside
         try:
             if begin is not None:
                 begin()
             for item in items:
+                if aside:
+                    self.progress.clear()
                 write(item)
+                self.stream.flush()
                 if item.done:
                     self.done += 1
                     self.stored += item.stored
                     self.deals += item.first_of_deal
                     self.progress.update(1)
-                self.stream.flush()
+                if aside:
+                    self.progress.refresh()
             if end is not None:
+                if aside:
+                    self.progress.clear()
                 end()
             self.stream.flush()
         except KeyboardInterrupt:

@@ -30,6 +30,7 @@ from ..store import ResultStore, StoreError
 __all__ = ["PROG", "UsageError", "OutputError", "GuardedOutput", "Interrupted", "Terminated",
            "OK", "FAILED", "USAGE",
            "INTERRUPTED", "TERMINATED", "check_readable", "open_output", "open_file", "finished",
+           "BarAside", "aside_of",
            "open_store",
            "progress_bar", "positive_int", "tt_mb", "sigterm_as_interrupt", "capped_jobs",
            "jobs_limit"]
@@ -257,6 +258,44 @@ class GuardedOutput:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+class BarAside:
+    """Standard output on the terminal a progress bar is drawn on: the bar is cleared
+    before text is written and drawn again once a line is complete, so that the text
+    never starts on the bar's line nor leaves the bar's remains in it."""
+
+    def __init__(self, stream: Any, bar: Any):
+        self._stream = stream
+        self._bar = bar
+        self._mid_line = False
+
+    def write(self, data: str) -> int:
+        if not data:
+            return 0
+        if not self._mid_line:
+            self._bar.clear()
+        written = self._stream.write(data)
+        self._stream.flush()
+        self._mid_line = not data.endswith("\n")
+        if not self._mid_line:
+            self._bar.refresh()
+        return written
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def aside_of(out: Any, bar: Any, *, to_file: bool) -> Any:
+    """``out`` as :class:`BarAside` when it is standard output on a terminal and ``bar`` is
+    shown; else ``out`` itself."""
+    if to_file or getattr(bar, "disable", True):
+        return out
+    try:
+        tty = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return BarAside(out, bar) if tty else out
 
 
 def same_file(a: str, b: str) -> bool:

@@ -51,6 +51,7 @@ from ._common import (
     OK,
     PROG,
     UsageError,
+    aside_of,
     bidding_system,
     capped_jobs,
     check_readable,
@@ -229,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
                 deals = _checked_first(deals)
             except (ValueError, CardgamesError) as err:
                 raise UsageError(str(err)) from None
-        writer = WRITERS[args.format](out)
+        writer = WRITERS[args.format](aside_of(out, bar, to_file=close_out))
         writer.begin(settings)
         results: list[DuelResult] = []
         played_now = 0
@@ -252,6 +253,7 @@ def run(args: argparse.Namespace) -> int:
             out.flush()
         except KeyboardInterrupt:
             raise stopped(bar, store, len(results), "plays", "deal") from None
+        bar.close()   # before the closing line, which is not to follow the bar's
         if not args.quiet:
             text = f"{PROG}: {len(results)} deal{'s' * (len(results) != 1)} played"
             if store is not None:

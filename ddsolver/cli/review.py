@@ -21,6 +21,7 @@ from ._common import (
     OK,
     PROG,
     UsageError,
+    aside_of,
     bidding_system,
     check_readable,
     open_output,
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
             stack.push(out)   # put in place if the run finishes, else left as it was
         bar = progress_bar(None, show, unit="boards")
         stack.callback(bar.close)
-        writer = WRITERS[args.format](out)
+        writer = WRITERS[args.format](aside_of(out, bar, to_file=close))
         writer.begin(settings)
         reviews: list[BoardReview] = []
         inputs = Inputs(args.files, report)

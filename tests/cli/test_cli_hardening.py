@@ -682,3 +682,67 @@ def test_parts_left_by_a_killed_run_are_removed_but_not_a_running_ones(tmp_path)
     out.close()
     assert target.read_text() == "done\n"
     assert not dead.exists() and live.exists() and other.exists()
+
+
+# ---- the progress bar and standard output on one terminal --------------------------------
+
+def _screen(raw: str) -> list[str]:
+    """What a terminal shows of ``raw``: a carriage return goes back to the line's start
+    and what follows is written over it."""
+    lines: list[list[str]] = [[]]
+    col = 0
+    for ch in raw:
+        if ch == "\r":
+            col = 0
+        elif ch == "\n":
+            lines.append([])
+            col = 0
+        else:
+            line = lines[-1]
+            line.extend(" " * (col - len(line)))
+            if col < len(line):
+                line[col] = ch
+            else:
+                line.append(ch)
+            col += 1
+    return ["".join(x).rstrip() for x in lines]
+
+
+def _on_a_terminal(argv: list[str]) -> str:
+    """Run ``ddsolver ARGV`` with standard output and error on one pseudo-terminal, as in
+    a shell; everything the terminal received."""
+    import pty
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "ddsolver", *argv], stdout=slave,
+                            stderr=slave, stdin=subprocess.DEVNULL, env=env())
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:   # EIO: the other end is closed
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    assert proc.wait(timeout=120) == 0
+    return b"".join(chunks).decode()
+
+
+@pytest.mark.parametrize("argv", [
+    ["table", str(PROBLEMS)],
+    ["play", str(PLAYED)],
+    ["duel", "--deals", "2", "--seed", "3", "-w", "4", "--defence", "dd"],
+], ids=["table", "play", "duel"])
+def test_the_bar_never_shares_a_line_with_standard_output(argv):
+    # On a terminal the bar (stderr) used to be left at the start of the first output
+    # line and in place of the blank lines between boards.
+    shown = [x for x in _screen(_on_a_terminal(argv)) if x]
+    plain = subprocess.run([sys.executable, "-m", "ddsolver", *argv, "-q"],
+                           capture_output=True, text=True, env=env(), timeout=120).stdout
+    expected = [x for x in plain.splitlines() if x]
+    timing = "time per decision"   # duel's timings differ from run to run
+    assert [x for x in shown if not x.startswith("ddsolver:") and timing not in x] == \
+        [x for x in expected if timing not in x]
+    assert shown[-1].startswith("ddsolver: ")   # the closing line, on a line of its own
