@@ -102,6 +102,13 @@ def parse_scheduler(text: str) -> tuple[str, int | None]:
     if not text:
         raise ClusterError("--scheduler needs an address such as tcp://10.0.0.5:8786, or "
                            "local:N")
+    scheme, _, rest = text.rpartition("://")
+    if scheme.lower() in ("", "tcp", "tls", "ws", "wss"):
+        host, _, port = rest.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ClusterError(f"--scheduler {text!r}: an address is a host and a port, such "
+                               "as tcp://10.0.0.5:8786 (a scheduler listens on 8786 unless "
+                               "told otherwise), or local:N")
     return text, None
 
 
@@ -158,6 +165,10 @@ class Connection:
         self.close()
 
 
+#: Seconds past Dask's connect timeout to wait for a scheduler's handshake.
+HANDSHAKE_GRACE = 5.0
+
+
 def connect(scheduler: str, *, timeout: float | str | None = None) -> Connection:
     """A client of the scheduler at ``scheduler`` (or, for ``local:N``, of a cluster of N
     worker processes of one thread each, started now and ended with the connection).
@@ -186,14 +197,37 @@ def connect(scheduler: str, *, timeout: float | str | None = None) -> Connection
         except BaseException:
             cluster.close()
             raise
-    try:
-        extra = {} if timeout is None else {"timeout": timeout}
-        client = distributed.Client(address, set_as_default=False, **extra)
-    except (OSError, TimeoutError, ValueError) as err:
+    if timeout is None:
+        import dask
+        timeout = dask.config.get("distributed.comm.timeouts.connect")
+    from dask.utils import parse_timedelta
+    seconds = float(parse_timedelta(timeout, default="seconds"))
+    # Dask's own timeout covers reaching the address, not a server there that never
+    # answers its handshake (a web server on the port): that wait has no end.  So the
+    # client is made on a thread of its own, given the timeout and a little more.
+    made: dict[str, Any] = {}
+
+    def make() -> None:
+        try:
+            made["client"] = distributed.Client(address, set_as_default=False,
+                                                timeout=timeout)
+        except BaseException as err:   # handed to the caller below
+            made["error"] = err
+    maker = threading.Thread(target=make, name="ddsolver-connect", daemon=True)
+    maker.start()
+    maker.join(seconds + HANDSHAKE_GRACE)
+    if maker.is_alive():
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: nothing there "
+                           f"answered as a Dask scheduler within {seconds + HANDSHAKE_GRACE:g}"
+                           " s (is it the scheduler's address and port?)")
+    err = made.get("error")
+    if isinstance(err, (OSError, TimeoutError, ValueError)):
         # OSError covers distributed's CommClosedError as its own TimeoutError does not.
         reason = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
-    return Connection(client)
+    if err is not None:
+        raise err
+    return Connection(made["client"])
 
 
 @contextmanager

@@ -199,6 +199,35 @@ def test_an_unreachable_scheduler_is_one_usage_error(run_cli, tmp_path):
     assert status == 2 and "local:N needs N" in err
 
 
+@pytest.mark.parametrize("address", ["nonsense", "tcp://10.0.0.5", "10.0.0.5:port",
+                                     "tcp://:8786", "10.0.0.5:99999"])
+def test_an_address_without_a_port_is_refused_at_once(run_cli, address):
+    # "nonsense" used to wait out Dask's timeout (a minute) and end in a traceback.
+    started = time.monotonic()
+    status, out, err = run_cli("table", DATA / "session.pbn", "--scheduler", address)
+    assert status == 2 and out == "" and "an address is a host and a port" in err
+    assert len(err.strip().splitlines()) == 1 and time.monotonic() - started < 5
+
+
+def test_a_server_that_is_not_a_scheduler_is_one_usage_error(run_cli, monkeypatch):
+    # Something on the port that accepts and never answers (a web server waits for its
+    # request): Dask's handshake waited for ever.
+    import dask
+    monkeypatch.setattr(ddcluster, "HANDSHAKE_GRACE", 1.0)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        started = time.monotonic()
+        with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+            status, out, err = run_cli("table", DATA / "session.pbn", "--scheduler",
+                                       f"tcp://127.0.0.1:{port}")
+    assert status == 2 and out == ""
+    assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}: nothing there " \
+           "answered as a Dask scheduler within 2 s" in err
+    assert len(err.strip().splitlines()) == 1 and time.monotonic() - started < 20
+
+
 def test_ddsolver_does_not_import_dask_unless_asked(tmp_path):
     code = ("import sys, ddsolver, ddsolver.cli, ddsolver.boards, ddsolver.leads, "
             "ddsolver.cluster, ddsolver.lead_chunks\n"
@@ -248,7 +277,9 @@ def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_and_resume_finishes_it
                                text=True, start_new_session=True)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and process.poll() is None:
-        if out.exists() and len(out.read_text().splitlines()) >= 2:  # header and a board
+        # the output is written beside out.csv under a hidden name until the run ends
+        if any(len(p.read_text().splitlines()) >= 2   # header and a board
+               for p in tmp_path.glob(".out.csv.*.part")):
             break
         time.sleep(0.05)
     assert process.poll() is None, "finished before it could be interrupted"

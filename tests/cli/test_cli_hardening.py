@@ -89,9 +89,11 @@ def test_leads_stopped_by_sigterm_exits_143(tmp_path):
                              "100000", "--seed", "1", "-q", "-o", str(out)],
                             stderr=subprocess.PIPE, text=True, env=env())
     try:
-        # -o is opened inside the run, after the SIGTERM handler is in place.
+        # -o is opened inside the run, after the SIGTERM handler is in place (written
+        # beside its path under a hidden name until the run ends).
         deadline = time.monotonic() + 60
-        while not out.exists() and time.monotonic() < deadline and proc.poll() is None:
+        while not list(tmp_path.glob(".report.txt.*.part")) and \
+                time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.02)
         time.sleep(0.2)
         proc.send_signal(signal.SIGTERM)
@@ -101,6 +103,7 @@ def test_leads_stopped_by_sigterm_exits_143(tmp_path):
             proc.kill()
     assert proc.returncode == 143, err
     assert "terminated" in err and "Traceback" not in err
+    assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
 def test_leads_save_deals_refuses_an_input_name_with_a_line_break_before_any_work(
