@@ -647,6 +647,7 @@ class LINReader:
         self._closing = _closing
         self._games = _boards(_pairs(lines, source), source)
         self._count = 0
+        self._deals: dict[str, int] = {}   # each distinct deal: the index it was first met
 
     def __iter__(self) -> LINReader:
         return self
@@ -663,6 +664,13 @@ class LINReader:
                 continue
             item.index = self._count
             self._count += 1
+            # Another table of a deal met before (a vugraph file's other room): said as
+            # the PBN reader says it, so that a tool solves and shows the deal once.
+            deal = item.tag("Deal")
+            if deal is not None and any(ch.isalnum() for ch in deal[2:]):
+                first = self._deals.setdefault(_deal_key(item), item.index)
+                if first != item.index:
+                    item.same_deal_as = first
             return item
         self.close()
         raise StopIteration
@@ -677,6 +685,12 @@ class LINReader:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _deal_key(game: Game) -> str:
+    """The game's deal from North, however its Deal tag begins."""
+    deal = game.deal
+    return deal.to_pbn() if deal is not None else (game.tag("Deal") or "")
 
 
 def _decoded(lines: Iterable[bytes | str]) -> Iterator[str]:

@@ -281,3 +281,14 @@ def test_report_help_has_examples(capsys):
     assert exc.value.code == 0
     text = capsys.readouterr().out
     assert "examples:" in text and "ddsolver report data/session.pbn --html" in text
+
+
+def test_a_vugraph_deal_is_shown_once_for_both_rooms(run_cli, tmp_path):
+    deal = "md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|"
+    path = tmp_path / "match.lin"
+    path.write_text(f"qx|o1|{deal}\nqx|c1|{deal}\n")
+    html = tmp_path / "match.html"
+    status, _, err = run_cli("report", path, "--html", html)
+    assert status == 0, err
+    assert html.read_text().count('id="board-1') == 1
+    assert "2 boards (1 deal, 2 tables)" in err

@@ -435,3 +435,13 @@ def test_arguments_of_the_wrong_kind_are_type_errors():
     game = pbn.Game.from_pbn('[Board "1"]\n')
     with pytest.raises(TypeError, match="tag Event must be a string"):
         game.set_tag("Event", None)  # type: ignore[arg-type]
+
+
+def test_another_room_of_a_deal_is_told_as_the_pbn_reader_tells_it():
+    # A vugraph file holds each deal twice (open and closed room): the second says which
+    # game it repeats, so that a tool solves and shows the deal once.
+    deal = "md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|"
+    other = "md|1HAKQJT98765432,SAKQJT98765432,DAKQJT98765432,|"
+    games = list(lin.loads(f"qx|o1|{deal}\nqx|c1|{deal}\nqx|o2|{other}\nqx|c2|{other}\n"
+                           "qx|o3|md|3,,,|\nqx|c3|md|3,,,|\n"))
+    assert [g.same_deal_as for g in games] == [None, 0, None, 2, None, None]
