@@ -103,6 +103,11 @@ _CSS = (
     ".dds-leads table.leaders td,.dds-leads table.leaders th{border:0.5pt solid #bbb;"
     "padding:0.4mm 1.6mm;text-align:right}"
     ".dds-leads table.leaders td.player{text-align:left}"
+    # On paper a wide table cannot scroll: it is set smaller to fit the page's width.
+    "@media print{.dds-leads .table-wrap{overflow:visible}"
+    ".dds-leads table.leads{font-size:6pt}"
+    ".dds-leads table.leads th,.dds-leads table.leads td{padding:0.2mm 0.5mm}"
+    ".dds-leads table.leads th{white-space:normal}}"
 )
 
 _PAGE_CSS = (
@@ -475,10 +480,16 @@ def report_html(report: LeadReport, where: str | None = None, number: int = 1) -
             f"{notice}{body}</section>\n")
 
 
-def report_fragment(report: LeadReport) -> str:
-    """The report as a self-contained fragment: what ``LeadReport._repr_html_`` shows."""
-    return (f'<div class="dds-leads"><style>{FRAGMENT_CSS}{_CSS}</style>'
-            f"{report_html(report)}</div>")
+#: What :func:`report_fragment` needs of a page that holds it with ``style=False``.
+LEADS_CSS = FRAGMENT_CSS + _CSS
+
+
+def report_fragment(report: LeadReport, *, number: int = 1, style: bool = True) -> str:
+    """The report as a self-contained fragment: what ``LeadReport._repr_html_`` shows.
+    A page holding several gives each its ``number`` (the section's id), and its styles
+    once (:data:`LEADS_CSS`, with ``style=False``)."""
+    css = f"<style>{LEADS_CSS}</style>" if style else ""
+    return f'<div class="dds-leads">{css}{report_html(report, number=number)}</div>'
 
 
 def _totals_html(totals: Sequence[LeaderTotal]) -> str:
