@@ -23,7 +23,7 @@ from cardgames.play import Position
 from cardgames.scoring import Contract
 
 from ..review import BoardReview, SessionSummary
-from .leads_html import report_fragment
+from .leads_html import LEADS_CSS, report_fragment
 from .review_text import facts_text, summary_text
 
 __all__ = ["HtmlWriter"]
@@ -59,8 +59,7 @@ ul.verdicts{margin:0.3rem 0;padding-left:1.2rem}
 .stepper .step .caption{font-size:0.85rem;color:#333}
 details.lead-analysis{margin:0.3rem 0;overflow-x:auto}
 .note{color:#555;font-size:0.85rem}
-@media print{.stepper .controls{display:none}.js .stepper .step{display:none}
-.js .stepper .step:first-child{display:block}}
+@media print{.stepper .controls{display:none}}
 """
 
 _SCRIPT = """
@@ -72,8 +71,9 @@ function show(box, k){
   box.dataset.at = k;
   var rows = box.closest('section').querySelectorAll('table.tricks tbody tr');
   rows.forEach(function(r, i){ r.classList.toggle('current', i === k - 1); });
+  var tricks = box.querySelectorAll('.step:not([data-where])').length - 1;
   box.querySelector('.where').textContent = k === 0 ? 'before the lead'
-      : 'after trick ' + k + ' of ' + (steps.length - 1);
+      : steps[k].dataset.where || 'after trick ' + k + ' of ' + tricks;
 }
 document.querySelectorAll('.stepper').forEach(function(box){
   show(box, 0);
@@ -88,9 +88,19 @@ document.querySelectorAll('.stepper').forEach(function(box){
     if (e.key === 'ArrowLeft') { show(box, +box.dataset.at - 1); e.preventDefault(); }
   });
 });
+// Arrow keys with no button focused step the board in view: the first whose section
+// shows on the screen.
+function inView(){
+  var boxes = document.querySelectorAll('.stepper');
+  for (var i = 0; i < boxes.length; i++) {
+    var r = boxes[i].closest('section').getBoundingClientRect();
+    if (r.bottom > 0 && r.top < window.innerHeight) return boxes[i];
+  }
+  return null;
+}
 document.addEventListener('keydown', function(e){
   if (e.target !== document.body) return;
-  var box = document.querySelector('.stepper');
+  var box = inView();
   if (!box) return;
   if (e.key === 'ArrowRight') show(box, +box.dataset.at + 1);
   if (e.key === 'ArrowLeft') show(box, +box.dataset.at - 1);
@@ -127,19 +137,32 @@ def _auction_html(r: BoardReview) -> str:
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
-def _steps(r: BoardReview, deal: Deal, strain: Strain) -> list[tuple[Deal, str]]:
-    """The cards still to play before the lead and after each trick, with a caption."""
+def _steps(r: BoardReview, deal: Deal, strain: Strain) -> list[tuple[Deal, str, str]]:
+    """The cards still to play before the lead and after each trick, with a caption and
+    (for the step's place in the controls) where it is; a play that stops inside a trick
+    (a claim after the lead, say) ends with a step of its own: the cards held as that trick
+    began, and the cards played to it."""
     assert r.leader is not None
     pos = Position(deal, strain, r.leader)
-    out = [(deal, f"declarer's side can take {r.trace[0]} double dummy")]
+    out = [(deal, f"declarer's side can take {r.trace[0]} double dummy", "")]
+    in_trick: list[str] = []
     for i, card in enumerate(r.played):
+        if i % 4 == 0:
+            in_trick = []
+        in_trick.append(f"{SEAT_NAME[pos.to_move]} {card}")
         pos.play(card)
         if (i + 1) % 4 == 0:
             trick = pos.tricks[-1]
             winner = SEAT_NAME[trick.winner] if trick.winner is not None else "?"
             caption = (f"trick {(i + 1) // 4} won by {winner}; "
                        f"declarer's side can take {r.trace[i + 1]} double dummy")
-            out.append((pos.remaining_deal(), caption))
+            out.append((pos.remaining_deal(), caption, ""))
+    if len(r.played) % 4:
+        number = len(r.played) // 4 + 1
+        end = "the claim" if r.claim is not None else "where the play stops"
+        caption = (f"trick {number} so far: {', '.join(in_trick)}; then {end}; declarer's "
+                   f"side can take {r.trace[len(r.played)]} double dummy")
+        out.append((out[-1][0], caption, f"in trick {number}, at {end}"))
     return out
 
 
@@ -203,7 +226,9 @@ def _board_html(r: BoardReview, index: int) -> str:
                      + "</ul>")
     if r.lead_report is not None:
         parts.append('<details class="lead-analysis"><summary>The lead analysis: every lead, '
-                     f"charted</summary>{report_fragment(r.lead_report)}</details>")
+                     "charted</summary>"
+                     + _STYLE.sub("", report_fragment(r.lead_report, number=index,
+                                                      style=False)) + "</details>")
     elif r.lead is not None:
         parts.append('<p class="note">(The lead\'s charts are drawn when the board is '
                      "reviewed in this run; this review was read from the store.)</p>")
@@ -216,9 +241,10 @@ def _board_html(r: BoardReview, index: int) -> str:
         strain = contract.strain
         steps = _steps(r, deal, strain)
         body = "".join(
-            f'<div class="step" data-step="{k}">{_STYLE.sub("", deal_html(d))}'
-            f'<div class="caption">{esc(caption)}</div></div>'
-            for k, (d, caption) in enumerate(steps))
+            f'<div class="step" data-step="{k}"'
+            + (f' data-where="{esc(where)}"' if where else "")
+            + f'>{_STYLE.sub("", deal_html(d))}<div class="caption">{esc(caption)}</div></div>'
+            for k, (d, caption, where) in enumerate(steps))
         parts.append(
             f'<div class="stepper" tabindex="0" aria-label="the play, trick by trick">'
             f"{body}<div class=\"controls\"><button class=\"first\" type=\"button\" "
@@ -254,10 +280,13 @@ class HtmlWriter:
         player = self.settings["player"]
         title = f"Session review: {player}"
         boards = "".join(_board_html(r, k) for k, r in enumerate(self.boards, 1))
+        # the lead analyses' styles, once for all (scoped to their .dds-leads blocks)
+        css = LEADS_CSS if any(r.lead_report is not None for r in self.boards) \
+            else FRAGMENT_CSS   # (LEADS_CSS holds FRAGMENT_CSS)
         self.out.write(
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{esc(title)}</title><style>{_CSS}{FRAGMENT_CSS}</style></head>"
+            f"<title>{esc(title)}</title><style>{_CSS}{css}</style></head>"
             f"<body><h1>{esc(title)}</h1>"
             f"<p>Single dummy by {esc(self.settings['method'])}, "
             f"{self.settings['samples']} worlds, seed {self.settings['seed']}.</p>"

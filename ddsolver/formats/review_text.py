@@ -53,7 +53,8 @@ def board_text(r: BoardReview) -> str:
             verdict = "not asked single dummy"
         elif sd.worse:
             verdict = (f"a mistake from your seat too: {sd.best} was better single dummy "
-                       f"({sd.value:.2f} against {sd.best_value:.2f}, {sd.worlds} worlds)")
+                       f"({sd.best} {sd.best_value:.2f}, {c.card} {sd.value:.2f}; "
+                       f"{sd.worlds} worlds)")
         else:
             verdict = (f"only double dummy: single dummy it was as good as any "
                        f"({sd.worlds} worlds)")

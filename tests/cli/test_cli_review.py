@@ -104,6 +104,10 @@ def test_a_costly_card_that_was_a_mistake_from_the_players_seat_too(run_cli, tmp
     assert c["single_dummy"]["best"] == "SA"
     status, text, _ = run_cli("review", path, "--player", "Sam", "--seed", "1", "-q")
     assert "N ST cost 3 tricks double dummy; a mistake from your seat too: SA" in text
+    # the better card's value first, then the played card's (they were the other way)
+    sd = c["single_dummy"]
+    assert (f"SA was better single dummy (SA {sd['best_value']:.2f}, ST {sd['value']:.2f}; "
+            in text) and sd["best_value"] > sd["value"]
 
 
 def test_a_board_without_a_contract_is_not_scored_as_passed_out(run_cli, tmp_path):

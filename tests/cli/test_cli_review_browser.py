@@ -90,9 +90,9 @@ def test_every_board_and_its_numbers_at_a_phones_width(page):
     assert len(shown["boards"]) == len(boards)
     for b, s in zip(boards, shown["boards"]):
         assert b["label"] in s["title"]
-        tricks = len(b["played"]) // 4
-        assert s["steps"] == tricks + 1
-        assert s["shown"] == [True] + [False] * tricks     # the script shows one step
+        steps = (len(b["played"]) + 3) // 4 + 1   # a trick in progress has a step too
+        assert s["steps"] == steps
+        assert s["shown"] == [True] + [False] * (steps - 1)   # the script shows one step
         assert s["dd"] == b["trace"][1:]                    # DD after each card
         assert s["costly"] == len(b["costly"])
         assert s["rows"] == (len(b["played"]) + 3) // 4
@@ -109,12 +109,18 @@ def test_every_trick_is_reached_with_the_buttons_and_the_keys(page):
             assert state["where"] == f"after trick {k} of {tricks}"
             assert state["hands"] == [13 - k] * 4       # the cards still to play
             assert state["current"] == k - 1            # the trick's row marked
-        assert browser.evaluate(_step(index, "next"))["on"].index(True) == tricks  # stays
-        assert browser.evaluate(_step(index, "ArrowLeft"))["on"].index(True) == tricks - 1
-        assert browser.evaluate(_step(index, "ArrowRight"))["on"].index(True) == tricks
+        end = tricks
+        if len(b["played"]) % 4:   # the play stops inside a trick: a step for it
+            end += 1
+            state = browser.evaluate(_step(index, "next"))
+            assert state["on"].index(True) == end and state["current"] == tricks
+            assert state["where"].startswith(f"in trick {end}, at ")
+        assert browser.evaluate(_step(index, "next"))["on"].index(True) == end  # stays
+        assert browser.evaluate(_step(index, "ArrowLeft"))["on"].index(True) == end - 1
+        assert browser.evaluate(_step(index, "ArrowRight"))["on"].index(True) == end
         assert browser.evaluate(_step(index, "first"))["where"] == "before the lead"
         assert browser.evaluate(_step(index, "prev"))["on"].index(True) == 0
-        assert browser.evaluate(_step(index, "last"))["on"].index(True) == tricks
+        assert browser.evaluate(_step(index, "last"))["on"].index(True) == end
 
 
 def test_without_script_every_step_and_trick_is_shown(page):
@@ -126,7 +132,7 @@ def test_without_script_every_step_and_trick_is_shown(page):
     finally:
         browser.page("Emulation.setScriptExecutionDisabled", value=False)
     for b, s in zip(review["boards"], shown["boards"]):
-        assert all(s["shown"]) and s["steps"] == len(b["played"]) // 4 + 1
+        assert all(s["shown"]) and s["steps"] == (len(b["played"]) + 3) // 4 + 1
         assert s["rows"] == (len(b["played"]) + 3) // 4
 
 
@@ -195,3 +201,38 @@ def test_the_page_prints_every_board_with_its_tricks(page, tmp_path):
     for b in review["boards"]:
         assert f"(board {b['board']})" in text
     assert text.count("cards in play order") == sum(1 for b in review["boards"] if b["played"])
+
+
+_SHOWN_STEPS = r"""(() => [...document.querySelectorAll("section.board")].map(b =>
+  [...b.querySelectorAll(".stepper .step")].map((e, i) => [e, i])
+      .filter(([e]) => getComputedStyle(e).display !== "none").map(([, i]) => i)))()"""
+
+
+def test_printed_after_stepping_the_page_shows_the_step_on_screen(page):
+    # Printing after stepping a board used to print two diagrams for it: the first step
+    # (the print rule's) and the one on screen.
+    browser, html, review = page
+    browser.open(html.as_uri())
+    browser.evaluate(_step(0, "next"))
+    browser.evaluate(_step(0, "next"))
+    browser.page("Emulation.setEmulatedMedia", media="print")
+    try:
+        shown = browser.evaluate(_SHOWN_STEPS)
+    finally:
+        browser.page("Emulation.setEmulatedMedia", media="")
+    assert shown == [[2]] + [[0]] * (len(review["boards"]) - 1)
+
+
+def test_the_arrow_keys_step_the_board_in_view(page):
+    # They used to step the first board, wherever the page was scrolled.
+    browser, html, review = page
+    assert len(review["boards"]) >= 3
+    browser.open(html.as_uri())
+    moved = browser.evaluate(r"""(() => {
+      const boards = document.querySelectorAll("section.board");
+      boards[2].scrollIntoView();
+      document.body.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight",
+                                                                bubbles: true}));
+      return [...boards].map(b => +b.querySelector(".stepper").dataset.at);
+    })()""")
+    assert moved[2] == 1 and moved[:2] == [0, 0]
