@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 import time
+from itertools import islice
 
 from cardgames import lin
 
@@ -62,17 +63,21 @@ def add_parser(commands: argparse._SubParsersAction,
     return parser
 
 
+#: The games of each file looked at for an Event tag to title the page with.
+TITLE_GAMES = 50
+
+
 def _title(args: argparse.Namespace) -> str:
     if args.title:
         return args.title
-    # The Event of the first game that names one, else the file names.
+    # The Event of the first game that names one (among the first few of each file: the
+    # title is not worth reading a big file for), else the file names.
     for path in args.files:
         with lin.open_games(path, strict=False, validate=False) as reader:
-            for game in reader:
+            for game in islice(reader, TITLE_GAMES):
                 event = game.tag("Event")
-                if event and event not in ("?", "#"):
+                if event and event.strip() not in ("", "?", "#"):
                     return event
-                break
     return ", ".join(os.path.basename(p) for p in args.files)
 
 

@@ -292,3 +292,18 @@ def test_a_vugraph_deal_is_shown_once_for_both_rooms(run_cli, tmp_path):
     assert status == 0, err
     assert html.read_text().count('id="board-1') == 1
     assert "2 boards (1 deal, 2 tables)" in err
+
+
+def test_the_title_is_the_first_event_named_and_a_board_label_is_kept(run_cli, tmp_path):
+    # An unnamed first Event ("?") gave the file name as the title though the next game
+    # names its event; a Board tag such as "4-1" was shown as "Board ?".
+    deal = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    path = tmp_path / "boards.pbn"
+    path.write_text(f'[Event "?"]\n[Board "1"]\n[Deal "{deal}"]\n\n'
+                    f'[Event "Spring <Pairs> & Teams"]\n[Board "4-1"]\n[Deal "{deal}"]\n')
+    html = tmp_path / "boards.html"
+    status, _, err = run_cli("report", path, "--html", html, "-q")
+    assert status == 0, err
+    page = html.read_text()
+    assert "<title>Spring &lt;Pairs&gt; &amp; Teams</title>" in page
+    assert 'class="number">Board 4-1<' in page
