@@ -72,6 +72,7 @@ from ._common import (
     UsageError,
     bidding_system,
     capped_jobs,
+    check_readable,
     jobs_limit,
     open_file,
     positive_int,
@@ -483,6 +484,9 @@ def run(args: argparse.Namespace) -> int:
     cluster = ExitStack()  # the Dask client of --scheduler, closed at the end
     try:
         _check_options(args)
+        # Every input readable before any work, as the batch commands check them (an
+        # unreadable third file used to stop the run after the first two were analysed).
+        check_readable(args.files)
         args.client = cluster.enter_context(scheduler_client(args))
         if args.output and args.save_deals and same_file(args.output, args.save_deals):
             raise UsageError("-o and --save-deals name the same file")

@@ -749,3 +749,11 @@ def test_the_bar_never_shares_a_line_with_standard_output(argv):
     assert [x for x in shown if not x.startswith("ddsolver:") and timing not in x] == \
         [x for x in expected if timing not in x]
     assert shown[-1].startswith("ddsolver: ")   # the closing line, on a line of its own
+
+
+def test_leads_refuses_an_unreadable_input_before_any_work(run_cli, tmp_path):
+    # It used to analyse the files before the unreadable one, then stop with exit 2.
+    status, out, err = run_cli("leads", PLAYED, tmp_path / "missing.pbn", *FAST)
+    assert (status, out) == (2, "")
+    assert plain_error(status, err).endswith(f"cannot read {tmp_path / 'missing.pbn'}: "
+                                             "No such file or directory")
