@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardgames.cards import Seat, SeatLike
@@ -172,6 +173,13 @@ def _one(args: argparse.Namespace) -> int:
     if missing:
         raise UsageError(f"give {', '.join(missing)} (or PBN files)")
     from ..advise import advise
+    # The output opened before the work: a path that cannot be written is said now.
+    out, close = open_output(args.output)
+    with finished(out, close):
+        return _one_to(args, out, advise)
+
+
+def _one_to(args: argparse.Namespace, out: Any, advise: Any) -> int:
     bar = _bar(args, None, "worlds")
     try:
         report = advise(args.hand.strip(), args.contract, args.declarer, args.vul,
@@ -185,9 +193,7 @@ def _one(args: argparse.Namespace) -> int:
         bar.close()
     text = {"text": advice_text(report) + "\n", "json": report.to_json() + "\n",
             "csv": advice_csv(report)}[args.format]
-    out, close = open_output(args.output)
-    with finished(out, close):
-        out.write(text)
+    out.write(text)
     return OK
 
 
@@ -202,7 +208,6 @@ def _files(args: argparse.Namespace) -> int:
         seat = Seat.parse(args.seat)
     except CardgamesError as err:
         raise UsageError(f"--seat: {err}") from None
-    from ..board_advice import review_boards
     failed = 0
 
     def report(message: str) -> None:
@@ -210,6 +215,15 @@ def _files(args: argparse.Namespace) -> int:
         failed += 1
         print(f"{_PROG}: {message}", file=sys.stderr)
 
+    # The output opened before the work: a path that cannot be written is said now.
+    out, close = open_output(args.output, args.files)
+    with finished(out, close):
+        return _files_to(args, out, seat, report, lambda: failed)
+
+
+def _files_to(args: argparse.Namespace, out: Any, seat: Seat,
+              report: Callable[[str], None], failures: Callable[[], int]) -> int:
+    from ..board_advice import review_boards
     inputs = Inputs(args.files, report)
     decisions: list[Decision] = []
     upcoming: list[tuple[str, AdviceReport]] = []  # (board, advice for its next card)
@@ -226,10 +240,8 @@ def _files(args: argparse.Namespace) -> int:
                          f"{err.strerror or err}") from None
     finally:
         bar.close()
-    out, close = open_output(args.output, args.files)
-    with finished(out, close):
-        out.write(review_text(decisions, upcoming, seat, args.method, args.depth)
-                  if args.format == "text" else
-                  review_json(decisions, upcoming) if args.format == "json" else
-                  review_csv(decisions))
-    return FAILED if failed else OK
+    out.write(review_text(decisions, upcoming, seat, args.method, args.depth)
+              if args.format == "text" else
+              review_json(decisions, upcoming) if args.format == "json" else
+              review_csv(decisions))
+    return FAILED if failures() else OK

@@ -757,3 +757,20 @@ def test_leads_refuses_an_unreadable_input_before_any_work(run_cli, tmp_path):
     assert (status, out) == (2, "")
     assert plain_error(status, err).endswith(f"cannot read {tmp_path / 'missing.pbn'}: "
                                              "No such file or directory")
+
+
+@pytest.mark.parametrize("argv", [
+    ("advise", "--hand", "T7.A762.QJ853.K4", "--dummy", "AKQ2.KJ3.T94.A65", "--contract",
+     "3NT", "--declarer", "S", "--seat", "S", "--played", "HT HK H4 HA", *FAST),
+    ("advise", PLAYED, "--seat", "S", *FAST),
+], ids=["one", "files"])
+def test_advise_refuses_an_output_it_cannot_write_before_any_work(run_cli, tmp_path,
+                                                                  monkeypatch, argv):
+    # The output used to be opened after the worlds were solved.
+    import importlib
+    for module, name in (("ddsolver.advise", "advise"),
+                         ("ddsolver.board_advice", "review_boards")):
+        monkeypatch.setattr(importlib.import_module(module), name,
+                            lambda *a, **k: pytest.fail("work was done"))
+    line = plain_error(*run_cli(*argv, "-o", tmp_path)[::2])
+    assert str(tmp_path) in line and "directory" in line
