@@ -48,7 +48,8 @@ from .play import Position
 from .scoring import Contract
 
 __all__ = ["LINError", "LINPartError", "LINWriteError", "LINReader", "load", "loads",
-           "load_path", "looks_like_lin", "open_games", "to_lin", "dumps"]
+           "load_path", "looks_like_lin", "open_games", "to_lin", "dumps", "vugraph_header",
+           "header_change"]
 
 #: The longest value the reader takes (a comment, a deal): longer is not a LIN file.
 MAX_VALUE = 1 << 16
@@ -886,7 +887,39 @@ def _auction_notes(game: Game) -> list[tuple[str, str | None]]:
     return list(zip(calls, refs[:len(calls)]))
 
 
-def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
+def vugraph_header(game: Game) -> str | None:
+    """The game's ``Event`` and ``Scoring`` as a vugraph header (``vg|``), None if it names
+    neither: the event's first comma parts it into the header's event and segment (as
+    the reader joins them), later ones are left out (a comma ends a field)."""
+    event = (game.tag("Event") or "").strip()
+    event = "" if event in ("?", "#") else event
+    scoring = (game.tag("Scoring") or "").strip().upper()
+    code = next((c for c, names in _SCORING_NAMES.items()
+                 if any(scoring.startswith(n) for n in names)), "")
+    if not event and not code:
+        return None
+    name, _, segment = (_lin_value(event).partition(", ") if ", " in event
+                        else (_lin_value(event), "", ""))
+    return f"vg|{name.replace(',', ' ')},{segment.replace(',', ' ')},{code},,,,,,|"
+
+
+def header_change(said: str | None, game: Game) -> tuple[str, str | None]:
+    """What to write before ``game``'s record in a file whose last vugraph header was
+    ``said`` (None: none yet, or an empty one), and the header now in force: the game's
+    header where it differs, an empty ``vg|`` where the game names no event or scoring
+    but one was said before (the reader would give it to this board too), else nothing."""
+    now = vugraph_header(game)
+    if now == said:
+        return "", said
+    return (now if now is not None else "vg|,,,,,,,,|"), now
+
+
+#: PBN Scoring values (upper case, as they begin) a vugraph header's third field can say.
+_SCORING_NAMES = {"I": ("IMP",), "P": ("MP", "MATCHPOINT"), "B": ("BAM", "BOARD-A-MATCH")}
+
+
+def to_lin(game: Game, *, play: bool = True, auction: bool = True,
+           header: bool = True) -> str:
     """One board as a LIN record (a line, without its line end): the players, the deal,
     the board, the vulnerability, the auction (an alert and its explanation for each
     call with a note), the play (unless ``play`` is false) and the ``Result`` as a claim,
@@ -894,7 +927,9 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
 
     The auction is written up to its end (:func:`_written_auction`).  A board without a
     deal is written with four unknown hands (``md|3,,,|``), as a record needs its ``md|``
-    to begin a board.
+    to begin a board.  With ``header``, a board whose ``Event`` or ``Scoring`` tag says
+    something begins with a vugraph header (``vg|``) saying it; :func:`dumps` writes one
+    where they change.
 
     :raises TypeError: if ``game`` is not a :class:`~cardgames.pbn.Game`.
     :raises LINWriteError: for a deal whose hands LIN cannot hold (not 13 cards, nor none).
@@ -933,6 +968,9 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
             except CardgamesError as err:
                 raise CardgamesError(f"card {k + 1} of the play, {card}: {err}") from None
     out: list[str] = []
+    vugraph = vugraph_header(game) if header else None
+    if vugraph is not None:
+        out.append(vugraph)
     room = (game.tag("Room") or "").strip().lower()
     board = game.board
     if room in ("open", "closed"):
@@ -985,5 +1023,11 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True) -> str:
 
 
 def dumps(games: Iterable[Game]) -> str:
-    """Boards as a LIN file: a record a line (BBO's hand-record layout)."""
-    return "".join(to_lin(g) + "\n" for g in games)
+    """Boards as a LIN file: a record a line (BBO's hand-record layout), with a vugraph
+    header (``vg|``: the event and the scoring) where they change."""
+    out = []
+    said = None
+    for g in games:
+        before, said = header_change(said, g)
+        out.append(before + to_lin(g, header=False) + "\n")
+    return "".join(out)

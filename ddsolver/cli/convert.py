@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     check_readable(args.files)
     out, close = open_output(args.output, args.files)
     failed = written = parted = 0
+    said: str | None = None   # the vugraph header last written
     held = 0             # games and errors, in all the files
     part_before = False  # a part of the board about to come was left out
 
@@ -84,8 +85,12 @@ def run(args: argparse.Namespace) -> int:
                     held += 1
                     partial, part_before = part_before, False
                     where = f"{path}:{game.line}" if game.line else path
+                    # a vugraph header (the event, the scoring) where it changes
+                    before, now = lin.header_change(said, game) if args.to == "lin" \
+                        else ("", None)
                     try:
-                        text = (lin.to_lin(game) + "\n" if args.to == "lin"
+                        text = (before + lin.to_lin(game, header=False) + "\n"
+                                if args.to == "lin"
                                 else game.to_pbn().rstrip("\n") + "\n\n")
                     except PBNError as err:
                         failed += 1
@@ -99,13 +104,16 @@ def run(args: argparse.Namespace) -> int:
                         # A play (or auction) LIN cannot say: the board without it.
                         partial = True
                         try:
-                            text = lin.to_lin(game, play=False) + "\n"
+                            text = before + lin.to_lin(game, play=False,
+                                                       header=False) + "\n"
                             what = "its play and result"
                         except CardgamesError:
-                            text = lin.to_lin(game, play=False, auction=False) + "\n"
+                            text = before + lin.to_lin(game, play=False, auction=False,
+                                                       header=False) + "\n"
                             what = "its auction, play and result"
                         print(f"{where}: {err}: written without {what}", file=sys.stderr)
                     out.write(text)
+                    said = now
                     written += 1
                     parted += partial
         # As the batch commands: when no file holds a game, each is said to be empty (a

@@ -445,3 +445,19 @@ def test_another_room_of_a_deal_is_told_as_the_pbn_reader_tells_it():
     games = list(lin.loads(f"qx|o1|{deal}\nqx|c1|{deal}\nqx|o2|{other}\nqx|c2|{other}\n"
                            "qx|o3|md|3,,,|\nqx|c3|md|3,,,|\n"))
     assert [g.same_deal_as for g in games] == [None, 0, None, 2, None, None]
+
+
+def test_the_event_and_scoring_go_out_as_a_vugraph_header_and_come_back():
+    # LIN to PBN gave a vugraph's vg| as Event and Scoring tags; PBN to LIN dropped them.
+    deal = '[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n'
+    games = [pbn.Game.from_pbn(f'[Event "Spring Cup, Round 2"]\n[Scoring "IMP"]\n'
+                               f'[Board "{n}"]\n{deal}') for n in (1, 2)]
+    games.append(pbn.Game.from_pbn(f'[Event "Club pairs"]\n[Scoring "MP"]\n[Board "3"]\n{deal}'))
+    games.append(pbn.Game.from_pbn(f'[Event "?"]\n[Board "4"]\n{deal}'))
+    text = lin.dumps(games)
+    assert text.count("vg|") == 3    # where the header changes, not on every board
+    assert text.startswith("vg|Spring Cup,Round 2,I,")
+    back = list(lin.loads(text))
+    assert [(g.tag("Event"), g.tag("Scoring")) for g in back] == [
+        ("Spring Cup, Round 2", "IMP"), ("Spring Cup, Round 2", "IMP"), ("Club pairs", "MP"),
+        (None, None)]   # an empty header: board 4 names no event, so none comes back
