@@ -21,7 +21,7 @@ from ..auction import Auction
 from ..cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from ..errors import CardgamesError, ParseError, PBNError
 from ..hands import Deal
-from ..play import trick_winner
+from ..play import Position, trick_winner
 from .text import (
     NAME_FULL,
     Unit,
@@ -694,6 +694,7 @@ class Game:
             raise self._error(tag, "the Play section needs the opening leader as the tag value")
 
         played: list[tuple[Card, int | None]] = []
+        in_order: list[tuple[Card, int]] = []   # every card so far, in play order
         seen: set[Card] = set()
         leader = first
         ended_at: int | None = None  # section line of the first missing card
@@ -713,8 +714,12 @@ class Game:
                     raise self._error(tag, f"{card} is played after a card that was not "
                                       f"played (trick {start // 4 + 1})", index)
                 if card in seen:
+                    # A card played before it that breaks the rules (a revoke, a card not
+                    # held) is the record's first fault: said first, where it can be told.
+                    self._first_illegal(tag, first, in_order)
                     raise self._error(tag, f"{card} is played twice", index)
                 seen.add(card)
+                in_order.append((card, index))
                 cards.append(card)
                 lines.append(tag._section_line(index))
             played.extend(zip(cards, lines))
@@ -725,6 +730,24 @@ class Game:
                                       "without the contract's trump suit (Contract tag)")
                 leader = trick_winner(leader, cards, strain)
         return tuple(played)
+
+    def _first_illegal(self, tag: Tag, first: Seat, cards: Sequence[tuple[Card, int]]
+                       ) -> None:
+        """Raise the error of the first of ``cards`` (in play order, from ``first``'s lead)
+        that breaks the rules of play on the game's deal; nothing when they keep them, or
+        when the deal or the trumps are not known (or the deal does not read)."""
+        try:
+            deal, strain = self.deal, self._strain()
+        except CardgamesError:
+            return
+        if deal is None or strain is None or not deal.is_complete:
+            return
+        position = Position(deal, strain, first)
+        for card, index in cards:
+            try:
+                position.play(card)
+            except CardgamesError as err:
+                raise self._error(tag, str(err), index) from None
 
     def _section_tokens(self, tag: Tag) -> Iterator[tuple[str, int]]:
         """The tokens of a section without comments, notes and annotations, each with the

@@ -475,6 +475,10 @@ MALFORMED = [
      "'ZZ' is not a card"),
     ("card-played-twice", '[Contract "1S"]\n[Play "N"]\nSA S2 S3 S4\nSA - - -\n', 4,
      "played twice"),
+    # A revoke before a card played twice is the first fault, and said as the first.
+    ("revoke-before-a-card-played-twice",
+     '[Deal "N:AK.AK.. QJ.QJ.. T9.T9.. 87.87.."]\n[Contract "1NT"]\n[Play "E"]\n'
+     'HQ ST H8 HK\nHJ ST H7 HA\n', 4, "must follow suit"),
     ("card-after-missing-card", '[Contract "1S"]\n[Play "N"]\nSA S2 - S4\n', 3,
      "after a card that was not played"),
     ("play-without-contract", '[Play "N"]\nSA S2 S3 S4\nH2 - - -\n', 1, "contract's trump"),
