@@ -32,7 +32,7 @@ __all__ = ["add_parser", "run"]
 _EXAMPLES = """\
 examples:
   ddsolver convert session.lin -o session.pbn          # BBO's LIN as PBN
-  ddsolver convert data/played.pbn --to lin -o played.lin
+  ddsolver convert data/auctions.pbn --to lin -o auctions.lin
   ddsolver convert a.lin b.lin --to pbn > both.pbn
 
 The input format is read from the content, whatever the file's name.  LIN -> PBN -> LIN

@@ -97,7 +97,7 @@ examples:
   ddsolver leads --hand KQ72.J83.T94.A65 --contract 4HX --declarer S --vul both \\
       --east "hcp<=5" --sort p_set --format json --save-deals leads.pbn
   ddsolver leads data/played.pbn --samples 200 --seed 1 --format csv
-  ddsolver leads --hand KQ72.J83.T94.A65 --contract 4S --declarer S \
+  ddsolver leads --hand KQ72.J83.T94.A65 --contract 4S --declarer S \\
       --south "5+ spades, 12+ hcp" --samples 500 --seed 1 --format html -o leads.html
   ddsolver leads data/auctions.pbn --samples 100 --seed 1 --system my-system.toml
   ddsolver leads data/auctions.pbn --samples 10000 --seed 1 --scheduler tcp://10.0.0.5:8786
