@@ -399,27 +399,28 @@ def check_feasible(hands: Sequence[Hand], constraints: Mapping[Seat, Constraint]
     total_hcp = sum(hands[s].hcp for s in open_seats) + sum(pool_hcp)
     bounds = {s: constraints[s].hcp_bounds() if s in constraints else (0, MAX_HCP)
               for s in open_seats}
-    lo_sum = sum(max(b[0], hands[s].hcp) for s, b in bounds.items())
-    hi_sum = sum(b[1] for b in bounds.values())
     names = "+".join(s.letter for s in open_seats)
-    if lo_sum > total_hcp:
-        raise SamplingError(f"the hands {names} share {total_hcp} points, but their "
-                            f"constraints ask for at least {lo_sum}")
-    if hi_sum < total_hcp:
-        raise SamplingError(f"the hands {names} share {total_hcp} points, but their "
-                            f"constraints allow at most {hi_sum}")
+    _share(names, f"{total_hcp} points", total_hcp,
+           sum(max(b[0], hands[s].hcp) for s, b in bounds.items()),
+           sum(b[1] for b in bounds.values()))
     for s in range(4):
         total = sum(hands[t].length(s) for t in open_seats) + pool.length(s)
         lbs = {t: constraints[t].length_bounds()[s] if t in constraints
                else (0, 13) for t in open_seats}
-        lo_sum = sum(max(b[0], hands[t].length(s)) for t, b in lbs.items())
-        hi_sum = sum(b[1] for b in lbs.values())
-        if lo_sum > total:
-            raise SamplingError(f"the hands {names} share {total} {SUIT_NAMES[s]}, but "
-                                f"their constraints ask for at least {lo_sum}")
-        if hi_sum < total:
-            raise SamplingError(f"the hands {names} share {total} {SUIT_NAMES[s]}, but "
-                                f"their constraints allow at most {hi_sum}")
+        _share(names, f"{total} {SUIT_NAMES[s]}", total,
+               sum(max(b[0], hands[t].length(s)) for t, b in lbs.items()),
+               sum(b[1] for b in lbs.values()))
+
+
+def _share(names: str, what: str, total: int, least: int, most: int) -> None:
+    """A :class:`SamplingError` unless ranges adding up to ``least``..``most`` can hold
+    the ``total`` the hands ``names`` share (``what``: "13 points", "5 hearts")."""
+    if least > total:
+        raise SamplingError(f"the hands {names} share {what}, but their constraints ask "
+                            f"for at least {least}")
+    if most < total:
+        raise SamplingError(f"the hands {names} share {what}, but their constraints allow "
+                            f"at most {most}")
 
 
 def deal_hidden(known: KnownLike = None, constraints: Mapping[SeatLike, object] | None = None,
