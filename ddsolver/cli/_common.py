@@ -449,6 +449,8 @@ def _remove_stale_parts(folder: str, base: str) -> None:
 
 
 def _alive(pid: int) -> bool:
+    if os.name != "posix":   # Windows' os.kill(pid, 0) would stop the process: keep it
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
