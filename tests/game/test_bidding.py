@@ -676,6 +676,20 @@ def test_the_standard_system_reads_stoppers():
     assert "stopper clubs" in str(m.constraint)
 
 
+def test_a_minor_opened_and_a_raise_show_their_suit_with_the_stray_widening_too():
+    # [stray] widens 1C's "3+ clubs" to "2+ clubs, usually 3+", which no longer counted as
+    # showing clubs: their 2C read as natural, a 1NT over 1C read no club stopper.
+    system = default_system()
+    assert system.stray is not None
+    m, _ = _meaning("N: 1C 2C", 1, system)
+    assert m.source == "fallback" and "two-suited" in m.name
+    m, _ = _meaning("N: 1C P P 1NT", 3, system)
+    assert "stopper clubs" in str(m.constraint)
+    m, _ = _meaning("N: 1D P 1S 1NT", 3, system)
+    assert "stopper diamonds" in str(m.constraint) and "stopper spades" in str(m.constraint)
+    assert infer("N: 1S P 2S", system).shown[Seat.SOUTH] == frozenset({0})
+
+
 @pytest.mark.parametrize("text, message", [
     ('[notrump]\nstopper = "stopper spades"\n', "notrump.stopper must be constraint text holding"),
     ('[notrump]\nstopper = "stopper {suit}, 12+ hcq"\n', "notrump.stopper does not parse"),
