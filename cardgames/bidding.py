@@ -110,6 +110,7 @@ _TOP_KEYS = frozenset({"name", "description", "limits", "natural", "fallback", "
 _NATURAL_KEYS = ("up_to", "new_suit", "partner_suit", "own_suit")   # see Natural
 ROLES = ("opener", "responder", "overcaller", "advancer")            # see Fallback
 _FALLBACK_WORDS = ("cue", "fourth_suit", "high", "after_4NT", "pass_over_game")
+_SUIT_FALLBACKS = ("cue", "fourth_suit", "high")   # always a suit bid: {suit} is its suit
 _NOTRUMP_KEYS = ("up_to", "stopper", "unless")                       # see Stoppers
 
 
@@ -428,11 +429,13 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
 
     :raises BiddingSystemError: naming the line (when it can be found) and the key of the
         problem: bad TOML, an unknown table, a context or call that cannot be read or
-        cannot happen there, a constraint that does not parse.
+        cannot happen there, a call explained twice, a constraint that does not parse or
+        can never hold, ``{suit}`` where the call has no suit.
     :raises TypeError: if ``text`` is not a string.
     """
     if not isinstance(text, str):
         raise TypeError(f"a bidding system is TOML text, not {type(text).__name__}")
+    text = text.removeprefix("\ufeff")   # a byte-order mark left by the text's reader
     toml = _toml()
     try:
         data = toml.loads(text)
@@ -522,7 +525,11 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
             except ParseError as err:
                 raise fail(f"the constraint for {call.name} does not parse: {err}",
                            *where) from None
-            if key in contexts and call in contexts[key]:
+            why = contradiction(constraint)
+            if why is not None:
+                raise fail(f"the constraint for {call.name} can never hold: {why}", *where)
+            if call in rules or (key in contexts and call in contexts[key]):
+                # two spellings of one call in a table ("P" and "Pass", "1NT" and "1N")
                 raise fail(f"{call.name} is explained twice in context {key!r}", *where)
             rules[call] = Rule(call, constraint, label, lines.line(*where))
         contexts.setdefault(key, {}).update(rules)
@@ -645,10 +652,15 @@ def _fallback(table: object, fail: Callable[..., BiddingSystemError]) -> Fallbac
                                *where)
                 key = "Pass" if call.is_pass else call.name
             hand, label = _hand_and_name(value, fail, where)
+            if "{suit}" in hand and key not in _SUIT_FALLBACKS:
+                raise fail(f"{key} is not a suit bid: its constraint cannot name {{suit}} "
+                           f"(only {', '.join(_SUIT_FALLBACKS)} can)", *where)
             try:
-                parse_constraint(hand.replace("{suit}", "spades"))
+                why = contradiction(parse_constraint(hand.replace("{suit}", "spades")))
             except ParseError as err:
                 raise fail(f"the constraint for {key} does not parse: {err}", *where) from None
+            if why is not None:
+                raise fail(f"the constraint for {key} can never hold: {why}", *where)
             tables[who][key] = (hand, label)
     return Fallback(tables)
 
@@ -709,7 +721,7 @@ def load_system(path: str | Path) -> BiddingSystem:
     p = Path(path)
     data = p.read_bytes()
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")   # a byte-order mark (Windows Notepad) is dropped
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         raise BiddingSystemError(f"byte {data[err.start]:#04x} is not UTF-8 (a TOML file is "

@@ -717,3 +717,27 @@ def test_values_of_the_wrong_kind_are_named(tmp_path):
         infer(None, default_system())  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="takes a BiddingSystem"):
         infer("N: 1NT P 3NT AP", "standard")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text, message", [
+    # a constraint that no hand meets: each board under it was skipped, or worse, dealt
+    # under an impossible part silently
+    ('[opening]\n"1NT" = "15-17 hcp, 20+ hcp"\n', "the constraint for 1NT can never hold"),
+    ('[fallback.advancer]\n"X" = "hcp<=4, 6+ hcp"\n', "the constraint for X can never hold"),
+    # two spellings of one call in a table: the last used to win silently
+    ('[auction."1NT P"]\n"P" = "hcp<=7"\n"Pass" = "hcp<=9"\n', "Pass is explained twice"),
+    ('[opening]\n"1NT" = "15-17 hcp"\n"1N" = "12-14 hcp"\n', "1NT is explained twice"),
+    # {suit} where the call has none: infer() used to fail on the first such call
+    ('[fallback.advancer]\n"X" = "usually 1+ of top 2 {suit}"\n', "X is not a suit bid"),
+    ('[fallback.opener]\n"after_4NT" = "1+ of top 2 {suit}"\n', "after_4NT is not a suit bid"),
+])
+def test_a_system_that_cannot_be_meant_is_refused_at_its_line(text, message):
+    with pytest.raises(BiddingSystemError, match=message) as info:
+        loads_system(text)
+    assert info.value.line == text.count("\n")
+
+
+def test_a_byte_order_mark_is_read_past(tmp_path):
+    path = tmp_path / "notepad.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + TINY.encode())
+    assert load_system(path).name == loads_system("\ufeff" + TINY).name == "tiny"
