@@ -676,18 +676,18 @@ def test_the_standard_system_reads_stoppers():
     assert "stopper clubs" in str(m.constraint)
 
 
-def test_a_minor_opened_and_a_raise_show_their_suit_with_the_stray_widening_too():
-    # [stray] widens 1C's "3+ clubs" to "2+ clubs, usually 3+", which no longer counted as
-    # showing clubs: their 2C read as natural, a 1NT over 1C read no club stopper.
+def test_the_shipped_system_shows_a_suit_on_four_cards_as_written():
+    # With [stray] a bid shows its suit on four or more cards as its table writes it: a
+    # minor opened on three does not (their 2C over 1C is natural, a 1NT over 1C reads no
+    # club stopper).  Reading them as shown was measured and dropped: the no-trump leads
+    # on the real boards lost a point on each of three seeds (bench/README.md).
     system = default_system()
-    assert system.stray is not None
     m, _ = _meaning("N: 1C 2C", 1, system)
-    assert m.source == "fallback" and "two-suited" in m.name
+    assert m.source == "natural" and "clubs" in str(m.constraint)
     m, _ = _meaning("N: 1C P P 1NT", 3, system)
-    assert "stopper clubs" in str(m.constraint)
-    m, _ = _meaning("N: 1D P 1S 1NT", 3, system)
-    assert "stopper diamonds" in str(m.constraint) and "stopper spades" in str(m.constraint)
-    assert infer("N: 1S P 2S", system).shown[Seat.SOUTH] == frozenset({0})
+    assert "stopper" not in str(m.constraint)
+    m, _ = _meaning("N: 1H P P 1NT", 3, system)     # 1H: five hearts, shown
+    assert "stopper hearts" in str(m.constraint)
 
 
 @pytest.mark.parametrize("text, message", [
