@@ -463,6 +463,10 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
             raise fail(f"unknown limit {k!r} (expected game, slam)", "limits", k)
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 40:
             raise fail(f"limit {k} must be a whole number of points 0..40, not {v!r}", "limits", k)
+    if limits.get("game", 25) >= limits.get("slam", 33):
+        raise fail(f"limits: game ({limits.get('game', 25)}) must be below slam "
+                   f"({limits.get('slam', 33)})", "limits",
+                   "game" if "game" in limits else "slam")
 
     natural = _natural(data.get("natural"), fail)
     fallback = _fallback(data.get("fallback"), fail)
@@ -506,6 +510,8 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
             if call_text == "like":
                 if not isinstance(value, str):
                     raise fail("like names another context, as text", *where)
+                if key in pending:   # two spellings of one context's table, each with like
+                    raise fail(f"like is given twice for context {key!r}", *where)
                 pending[key] = (value, where)
                 continue
             try:

@@ -46,7 +46,7 @@ from cardgames import pbn
 from cardgames.bidding import BiddingSystem
 from cardgames.cards import Seat, SeatLike
 from cardgames.constraint_syntax import as_constraint
-from cardgames.constraints import Constraint
+from cardgames.constraints import Constraint, contradiction
 from cardgames.errors import CardgamesError, SamplingError
 from cardgames.facts import BoardFacts
 from cardgames.hands import Hand
@@ -295,6 +295,14 @@ def _seat_options(args: argparse.Namespace, leader: Seat | None
             except CardgamesError as err:
                 raise UsageError(f"--{seat.name.lower()}: {err}") from None
         else:
+            # A constraint no hand can meet is a usage error before any board (with PBN
+            # files every board was skipped under it, exit 1).
+            try:
+                why = contradiction(as_constraint(value))
+            except CardgamesError as err:
+                raise UsageError(f"--{seat.name.lower()}: {err}") from None
+            if why is not None:
+                raise UsageError(f"--{seat.name.lower()} {value!r} can never hold: {why}")
             constraints[seat] = value
     return constraints, known
 

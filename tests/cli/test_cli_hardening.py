@@ -774,3 +774,10 @@ def test_advise_refuses_an_output_it_cannot_write_before_any_work(run_cli, tmp_p
                             lambda *a, **k: pytest.fail("work was done"))
     line = plain_error(*run_cli(*argv, "-o", tmp_path)[::2])
     assert str(tmp_path) in line and "directory" in line
+
+
+def test_leads_with_files_refuses_a_seat_constraint_that_can_never_hold(run_cli):
+    # With PBN files every board used to be skipped under it (exit 1); --hand said 2.
+    status, out, err = run_cli("leads", PLAYED, "--north", "15-17 hcp, 20+ hcp", *FAST)
+    assert out == "" and "--north '15-17 hcp, 20+ hcp' can never hold" in \
+        plain_error(status, err)

@@ -730,6 +730,10 @@ def test_values_of_the_wrong_kind_are_named(tmp_path):
     # {suit} where the call has none: infer() used to fail on the first such call
     ('[fallback.advancer]\n"X" = "usually 1+ of top 2 {suit}"\n', "X is not a suit bid"),
     ('[fallback.opener]\n"after_4NT" = "1+ of top 2 {suit}"\n', "after_4NT is not a suit bid"),
+    # limits that cannot both hold; a context's like given twice under two spellings
+    ('[limits]\nslam = 20\ngame = 35\n', "game \\(35\\) must be below slam \\(20\\)"),
+    ('[auction."2H P"]\nlike = "2C P"\n[auction."2H - P"]\nlike = "2D P"\n',
+     "like is given twice for context"),
 ])
 def test_a_system_that_cannot_be_meant_is_refused_at_its_line(text, message):
     with pytest.raises(BiddingSystemError, match=message) as info:
