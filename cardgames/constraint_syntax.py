@@ -423,9 +423,10 @@ class _Parser:
         for v in (lo, hi):
             self.check_step(subject, v, at)
         if lo > top:
-            raise self.error(f"{subject.name} cannot be {lo} or more (at most {top})", at)
+            raise self.error(f"{subject.name} cannot be {float(lo):g} or more (at most "
+                             f"{float(top):g})", at)
         if lo > hi:
-            raise self.error(f"empty range {lo}-{hi} for {subject.name}", at)
+            raise self.error(f"empty range {float(lo):g}-{float(hi):g} for {subject.name}", at)
         if subject.step == 1:
             return subject.make(int(lo), int(hi))
         return subject.make(float(lo), float(hi))

@@ -80,6 +80,8 @@ def test_parses_the_text_syntax(text, expected):
     ("4=4=4=4", 0, "add up to 13"),
     ("hcp>=40", 5, "at most 37"),
     ("15-12 hcp", 0, "empty range"),
+    ("pt>13", 3, "pt cannot be 13.5 or more (at most 13)"),   # was "27/2"
+    ("qt 4.5-2", 3, "empty range 4.5-2 for qt"),
     ("spades>=4,", 10, "expected a term"),
     ("balancd", 0, "unknown word 'balancd'"),
     ("12+ hcp @", 8, "unexpected character '@'"),
