@@ -50,6 +50,7 @@ from ._common import (
     positive_int,
     progress_bar,
     same_file,
+    stdout_on_terminal,
     tt_mb,
 )
 
@@ -150,13 +151,6 @@ def store_in(stack: ExitStack, args: argparse.Namespace, kind: str) -> ResultSto
     return store
 
 
-def _on_a_terminal() -> bool:
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def close_store(store: ResultStore) -> None:
     """Close the store (committed), saying first if some of its rows did not read: a
     damaged row is worked out again and replaced, not a reason to stop the run."""
@@ -233,7 +227,7 @@ class Batch:
                                      else None, show_progress)
         # Standard output on the terminal the bar is drawn on: each write clears the bar
         # first and draws it again after, or the text would start on the bar's line.
-        self._bar_aside = show_progress and not self._close_out and _on_a_terminal()
+        self._bar_aside = show_progress and not self._close_out and stdout_on_terminal()
 
     @property
     def out(self) -> TextIO:

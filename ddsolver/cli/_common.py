@@ -30,7 +30,7 @@ from ..store import ResultStore, StoreError
 __all__ = ["PROG", "UsageError", "OutputError", "GuardedOutput", "Interrupted", "Terminated",
            "OK", "FAILED", "USAGE",
            "INTERRUPTED", "TERMINATED", "check_readable", "open_output", "open_file", "finished",
-           "BarAside", "aside_of",
+           "BarAside", "aside_of", "stdout_on_terminal",
            "open_store",
            "progress_bar", "positive_int", "tt_mb", "sigterm_as_interrupt", "capped_jobs",
            "jobs_limit"]
@@ -286,16 +286,21 @@ class BarAside:
         return getattr(self._stream, name)
 
 
+def stdout_on_terminal() -> bool:
+    """Whether standard output is a terminal (where a progress bar on stderr shares its
+    lines)."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def aside_of(out: Any, bar: Any, *, to_file: bool) -> Any:
     """``out`` as :class:`BarAside` when it is standard output on a terminal and ``bar`` is
     shown; else ``out`` itself."""
-    if to_file or getattr(bar, "disable", True):
+    if to_file or getattr(bar, "disable", True) or not stdout_on_terminal():
         return out
-    try:
-        tty = sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        tty = False
-    return BarAside(out, bar) if tty else out
+    return BarAside(out, bar)
 
 
 def same_file(a: str, b: str) -> bool:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardgames.cards import Seat, SeatLike
@@ -176,24 +175,19 @@ def _one(args: argparse.Namespace) -> int:
     # The output opened before the work: a path that cannot be written is said now.
     out, close = open_output(args.output)
     with finished(out, close):
-        return _one_to(args, out, advise)
-
-
-def _one_to(args: argparse.Namespace, out: Any, advise: Any) -> int:
-    bar = _bar(args, None, "worlds")
-    try:
-        report = advise(args.hand.strip(), args.contract, args.declarer, args.vul,
-                        seat=args.seat, dummy=args.dummy, played=args.played,
-                        leader=args.leader, in_play=args.in_play,
-                        declarer_won=args.declarer_won, constraints=_constraints(args),
-                        progress=bar.update, **_options(args))
-    except CardgamesError as err:
-        raise UsageError(str(err)) from None
-    finally:
-        bar.close()
-    text = {"text": advice_text(report) + "\n", "json": report.to_json() + "\n",
-            "csv": advice_csv(report)}[args.format]
-    out.write(text)
+        bar = _bar(args, None, "worlds")
+        try:
+            report = advise(args.hand.strip(), args.contract, args.declarer, args.vul,
+                            seat=args.seat, dummy=args.dummy, played=args.played,
+                            leader=args.leader, in_play=args.in_play,
+                            declarer_won=args.declarer_won, constraints=_constraints(args),
+                            progress=bar.update, **_options(args))
+        except CardgamesError as err:
+            raise UsageError(str(err)) from None
+        finally:
+            bar.close()
+        out.write({"text": advice_text(report) + "\n", "json": report.to_json() + "\n",
+                   "csv": advice_csv(report)}[args.format])
     return OK
 
 
@@ -215,33 +209,28 @@ def _files(args: argparse.Namespace) -> int:
         failed += 1
         print(f"{_PROG}: {message}", file=sys.stderr)
 
+    from ..board_advice import review_boards
     # The output opened before the work: a path that cannot be written is said now.
     out, close = open_output(args.output, args.files)
     with finished(out, close):
-        return _files_to(args, out, seat, report, lambda: failed)
-
-
-def _files_to(args: argparse.Namespace, out: Any, seat: Seat,
-              report: Callable[[str], None], failures: Callable[[], int]) -> int:
-    from ..board_advice import review_boards
-    inputs = Inputs(args.files, report)
-    decisions: list[Decision] = []
-    upcoming: list[tuple[str, AdviceReport]] = []  # (board, advice for its next card)
-    bar = _bar(args, None, "worlds")
-    try:
-        for reviewed in review_boards(inputs, seat, _options(args), bar.update):
-            decisions += reviewed.decisions
-            if reviewed.next is not None:
-                upcoming.append((reviewed.label, reviewed.next))
-    except BrokenPipeError:
-        raise
-    except OSError as err:
-        raise UsageError(f"cannot read {inputs.paths[inputs.file]}: "
-                         f"{err.strerror or err}") from None
-    finally:
-        bar.close()
-    out.write(review_text(decisions, upcoming, seat, args.method, args.depth)
-              if args.format == "text" else
-              review_json(decisions, upcoming) if args.format == "json" else
-              review_csv(decisions))
-    return FAILED if failures() else OK
+        inputs = Inputs(args.files, report)
+        decisions: list[Decision] = []
+        upcoming: list[tuple[str, AdviceReport]] = []  # (board, advice for its next card)
+        bar = _bar(args, None, "worlds")
+        try:
+            for reviewed in review_boards(inputs, seat, _options(args), bar.update):
+                decisions += reviewed.decisions
+                if reviewed.next is not None:
+                    upcoming.append((reviewed.label, reviewed.next))
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise UsageError(f"cannot read {inputs.paths[inputs.file]}: "
+                             f"{err.strerror or err}") from None
+        finally:
+            bar.close()
+        out.write(review_text(decisions, upcoming, seat, args.method, args.depth)
+                  if args.format == "text" else
+                  review_json(decisions, upcoming) if args.format == "json" else
+                  review_csv(decisions))
+    return FAILED if failed else OK

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import cast
 
 from cardgames import lin
 from cardgames.errors import CardgamesError, PBNError
 
-from ._common import FAILED, OK, PROG, GuardedOutput, check_readable, open_output
+from ._common import FAILED, OK, PROG, check_readable, finished, open_output
 
 __all__ = ["add_parser", "run"]
 
@@ -76,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             failed += 1
             print(f"{err}; board left out", file=sys.stderr)
 
-    try:
+    with finished(out, close):   # the file put in place only if the run finishes
         if args.to == "pbn":
             out.write("% PBN 2.1\n% EXPORT\n")
         for path in args.files:
@@ -89,9 +88,8 @@ def run(args: argparse.Namespace) -> int:
                     before, now = lin.header_change(said, game) if args.to == "lin" \
                         else ("", None)
                     try:
-                        text = (before + lin.to_lin(game, header=False) + "\n"
-                                if args.to == "lin"
-                                else game.to_pbn().rstrip("\n") + "\n\n")
+                        text = (lin.to_lin(game, header=False) if args.to == "lin"
+                                else game.to_pbn().rstrip("\n") + "\n")
                     except PBNError as err:
                         failed += 1
                         print(f"{err}; board left out", file=sys.stderr)
@@ -104,15 +102,13 @@ def run(args: argparse.Namespace) -> int:
                         # A play (or auction) LIN cannot say: the board without it.
                         partial = True
                         try:
-                            text = before + lin.to_lin(game, play=False,
-                                                       header=False) + "\n"
+                            text = lin.to_lin(game, play=False, header=False)
                             what = "its play and result"
                         except CardgamesError:
-                            text = before + lin.to_lin(game, play=False, auction=False,
-                                                       header=False) + "\n"
+                            text = lin.to_lin(game, play=False, auction=False, header=False)
                             what = "its auction, play and result"
                         print(f"{where}: {err}: written without {what}", file=sys.stderr)
-                    out.write(text)
+                    out.write(before + text + "\n")
                     said = now
                     written += 1
                     parted += partial
@@ -122,12 +118,6 @@ def run(args: argparse.Namespace) -> int:
             for path in args.files:
                 print(f"{path}: no games", file=sys.stderr)
         out.flush()
-    except BaseException:
-        if close:
-            cast(GuardedOutput, out).discard()   # the file at the path is left as it was
-        raise
-    if close:
-        out.close()
     if not args.quiet:
         text = f"{PROG}: {written} board{'s' * (written != 1)} written as {args.to.upper()}"
         if parted:

@@ -166,14 +166,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     if args.tolerance < 0:
         raise UsageError(f"--tolerance must be 0 or more, got {args.tolerance}")
-    if not args.files:
-        # each option named in its own error, before any deal is dealt
-        for option, parse in (("--contract", Contract.parse), ("--declarer", Seat.parse)):
-            try:
-                if getattr(args, option[2:]) is not None:
-                    parse(getattr(args, option[2:]))
-            except CardgamesError as err:
-                raise UsageError(f"{option}: {err}") from None
+    if not args.files:   # checked before any deal is dealt
         args.contract, args.declarer = _protocol_contract(args.contract or "3NT",
                                                           args.declarer)
     check_readable(args.files)
@@ -269,16 +262,22 @@ def _protocol_contract(contract: str, declarer: str | None) -> tuple[str, str]:
     """The protocol's contract (without its declarer) and declarer from ``--contract`` and
     ``--declarer``: the contract may name its declarer (3NTN), but not another one than
     ``--declarer`` does; a passed-out "contract" has nothing to play."""
-    c = Contract.parse(contract)
+    try:
+        c = Contract.parse(contract)
+    except CardgamesError as err:
+        raise UsageError(f"--contract: {err}") from None
+    try:
+        named = None if declarer is None else Seat.parse(declarer)
+    except CardgamesError as err:
+        raise UsageError(f"--declarer: {err}") from None
     if c is None:
         raise UsageError(f"--contract: {contract!r} is a pass: there is nothing to play")
-    named = None if declarer is None else Seat.parse(declarer)
     if c.declarer is not None and named is not None and c.declarer != named:
         raise UsageError(f"--contract {contract} names declarer {c.declarer.letter}, "
                          f"--declarer says {declarer}")
-    seat = c.declarer if c.declarer is not None else named   # Seat N is 0: no ``or``
-    if seat is None:
-        seat = Seat.parse("S")
+    # Seat N is 0, so no ``or`` between them
+    seat = c.declarer if c.declarer is not None else named if named is not None \
+        else Seat.SOUTH
     bare = Contract(c.level, c.strain, c.doubled, None)
     return str(bare), seat.letter
 

@@ -468,11 +468,6 @@ def _files(args: argparse.Namespace, output: LeadsWriter,
     return FAILED if failed else OK
 
 
-def _open_output(path: str, option: str) -> GuardedOutput:
-    """An output file, written whole or not at all (:func:`open_file`), or a usage error."""
-    return open_file(path, f"{option} {path}")
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver leads`` on parsed arguments; the exit status (0, 1 or 2)."""
     def report_error(text: str) -> None:
@@ -505,10 +500,10 @@ def run(args: argparse.Namespace) -> int:
         # Open the output files before any work: a path that cannot be written is a usage
         # error now, not after all the solving.
         if args.output:
-            opened.append(_open_output(args.output, "-o"))
+            opened.append(open_file(args.output, f"-o {args.output}"))
             out = cast(TextIO, opened[-1])
         if args.save_deals:
-            opened.append(_open_output(args.save_deals, "--save-deals"))
+            opened.append(open_file(args.save_deals, f"--save-deals {args.save_deals}"))
             deals_fp = cast(TextIO, opened[-1])
         args.deals_fp = deals_fp
         output = (LeadsHtmlWriter(out, many=bool(args.files)) if args.format == "html"
