@@ -463,9 +463,9 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
             raise fail(f"unknown limit {k!r} (expected game, slam)", "limits", k)
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 40:
             raise fail(f"limit {k} must be a whole number of points 0..40, not {v!r}", "limits", k)
-    if limits.get("game", 25) >= limits.get("slam", 33):
-        raise fail(f"limits: game ({limits.get('game', 25)}) must be below slam "
-                   f"({limits.get('slam', 33)})", "limits",
+    game, slam = limits.get("game", 25), limits.get("slam", 33)
+    if game >= slam:
+        raise fail(f"limits: game ({game}) must be below slam ({slam})", "limits",
                    "game" if "game" in limits else "slam")
 
     natural = _natural(data.get("natural"), fail)
@@ -568,7 +568,7 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
         else:
             passes[key] = Not(shown[0] if len(shown) == 1 else AnyOf(shown))
     return BiddingSystem(name, {k: dict(v) for k, v in contexts.items()},
-                         limits.get("game", 25), limits.get("slam", 33), source, passes,
+                         game, slam, source, passes,
                          natural, fallback, stray, notrump)
 
 

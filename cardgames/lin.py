@@ -891,9 +891,8 @@ def vugraph_header(game: Game) -> str | None:
     """The game's ``Event`` and ``Scoring`` as a vugraph header (``vg|``), None if it names
     neither: the event's first comma parts it into the header's event and segment (as
     the reader joins them), later ones are left out (a comma ends a field)."""
-    event = (game.tag("Event") or "").strip()
-    event = "" if event in ("?", "#") else event
-    scoring = (game.tag("Scoring") or "").strip().upper()
+    event = game.known("Event") or ""
+    scoring = (game.known("Scoring") or "").upper()
     code = next((c for c, names in _SCORING_NAMES.items()
                  if any(scoring.startswith(n) for n in names)), "")
     if not event and not code:
@@ -914,7 +913,8 @@ def header_change(said: str | None, game: Game) -> tuple[str, str | None]:
     return (now if now is not None else "vg|,,,,,,,,|"), now
 
 
-#: PBN Scoring values (upper case, as they begin) a vugraph header's third field can say.
+#: PBN Scoring values (upper case, as they begin) a vugraph header's third field can say:
+#: the names the reader gives (:data:`_SCORING`) and their spelt-out forms.
 _SCORING_NAMES = {"I": ("IMP",), "P": ("MP", "MATCHPOINT"), "B": ("BAM", "BOARD-A-MATCH")}
 
 

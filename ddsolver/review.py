@@ -34,7 +34,7 @@ from cardgames.errors import CardgamesError
 from cardgames.facts import BoardFacts
 from cardgames.play import Position
 from cardgames.sampling import derived_seed
-from cardgames.scoring import Vulnerability, score
+from cardgames.scoring import Contract, Vulnerability, score
 
 from .advise import advise
 from .analysis import analyse_play
@@ -243,9 +243,9 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
         # Passed out (an auction of four passes, or the Contract tag says so) scores 0; a
         # board that records no contract at all (a hand record, an auction cut short) has
         # no score to set against par.
-        tagged = game.contract
+        tagged = game.contract   # read as BoardFacts.contract reads it: None is passed out
         passed = (auction.contract is None if auction is not None and auction.is_complete
-                  else tagged is not None and tagged.strip().upper() == "PASS")
+                  else tagged is not None and Contract.parse(tagged) is None)
         return BoardReview(label, game.board, seat, "passed out" if passed else NO_CONTRACT,
                            None, None, None,
                            None if par_result is None else str(par_result),

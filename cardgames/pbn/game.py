@@ -377,6 +377,12 @@ class Game:
             self._cache[key] = compute()
         return self._cache[key]  # type: ignore[return-value]
 
+    def known(self, name: str) -> str | None:
+        """The value of the first tag called ``name``, stripped; None when it is absent,
+        empty or unknown (``"?"``, or a ``"#"`` left with nothing to inherit)."""
+        value = self._known(name)[1]
+        return None if value == "#" else value
+
     def _known(self, name: str) -> tuple[Tag | None, str | None]:
         """The tag and its value, the value None when absent, ``"?"`` or empty."""
         tag = self.get(name)

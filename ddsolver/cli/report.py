@@ -75,8 +75,8 @@ def _title(args: argparse.Namespace) -> str:
     for path in args.files:
         with lin.open_games(path, strict=False, validate=False) as reader:
             for game in islice(reader, TITLE_GAMES):
-                event = game.tag("Event")
-                if event and event.strip() not in ("", "?", "#"):
+                event = game.known("Event")
+                if event:
                     return event
     return ", ".join(os.path.basename(p) for p in args.files)
 

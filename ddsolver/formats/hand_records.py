@@ -124,8 +124,8 @@ def info_html(board: Board) -> str:
     """The board's number, dealer and vulnerability (``?`` where not known)."""
     number: object = board.number
     if number is None:   # a Board tag that is not a number ("4-1") is shown as it is
-        tag = board.game.tag("Board") if board.game is not None else None
-        number = tag.strip() if tag and tag.strip() not in ("?", "#") else "?"
+        tag = board.game.known("Board") if board.game is not None else None
+        number = tag or "?"
     dealer = "?" if board.dealer is None else _SEAT_NAME[board.dealer]
     vul = "?" if board.vulnerable is None else _vul_words(board.vulnerable)
     ending = board.deal.cards_per_hand if board.deal is not None else 13

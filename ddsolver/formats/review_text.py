@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from ..review import BoardReview, SessionSummary
+from ..review import NO_CONTRACT, BoardReview, SessionSummary
 
 __all__ = ["TextWriter", "JsonWriter", "board_text", "facts_text", "summary_text"]
 
@@ -19,8 +19,9 @@ def _signed(x: float) -> str:
 def facts_text(r: BoardReview) -> str:
     """The board's result in a line: contract, tricks, double dummy, par, points."""
     if r.contract is None:
-        if r.score is None:   # nothing recorded: no points to set against par
-            return f"no contract recorded (no auction that ends, no Contract tag); par {r.par or '?'}"
+        if r.role == NO_CONTRACT:   # nothing recorded: no points to set against par
+            return (f"{NO_CONTRACT} (no auction that ends, no Contract tag); "
+                    f"par {r.par or '?'}")
         return f"passed out; par {r.par or '?'}"
     took = "?" if r.tricks is None else str(r.tricks)
     head = f"{r.contract}: took {took}, double dummy {r.dd}"
