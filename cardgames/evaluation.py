@@ -229,10 +229,11 @@ def pavlicek_points(hand: Hand, partner_suit: SuitLike | None = None) -> int:
 
 def support_points(hand: Hand, trumps: SuitLike) -> int:
     """Pavlicek's points for raising partner's ``trumps``: his total points (shortness
-    counted in every suit, a fit being known) plus, with four or more trumps, the dummy
+    counted in every suit but ``trumps``, the fit being there; none in partner's suit, he
+    says, unless a fit is known in another) plus, with four or more trumps, the dummy
     points: 2 more for each void and 1 more for each singleton."""
     t = Suit.parse(trumps)
-    points = pavlicek_points(hand)
+    points = pavlicek_points(hand, partner_suit=t)
     if hand.length(t) >= 4:
         points += sum(2 if n == 0 else 1 if n == 1 else 0 for n in hand.lengths)
     return points
@@ -403,7 +404,7 @@ class Features:
         """(B,) Pavlicek's support points for ``trumps`` (:func:`support_points`)."""
         n = self.lengths
         dummy = (2 * (n == 0) + (n == 1)).sum(axis=1)
-        return self.pavlicek_points() + np.where(n[:, trumps] >= 4, dummy, 0)
+        return self.pavlicek_points(trumps) + np.where(n[:, trumps] >= 4, dummy, 0)
 
     def revalued_points(self) -> np.ndarray:
         """(B,) Pavlicek's notrump-dummy points (:func:`revalued_points`)."""

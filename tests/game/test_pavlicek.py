@@ -101,7 +101,7 @@ def _plain_points(hand: Hand, skip: int | None = None) -> int:
 def _plain_support(hand: Hand, trumps: int) -> int:
     suits = _suits(hand)
     extra = sum({0: 2, 1: 1}.get(len(s), 0) for s in suits) if len(suits[trumps]) >= 4 else 0
-    return _plain_points(hand) + extra
+    return _plain_points(hand, skip=trumps) + extra
 
 
 def _plain_revalued(hand: Hand) -> int:
@@ -226,6 +226,10 @@ def test_support_and_revalued_points():
     assert support_points(hand, "H") == 11  # 4 trumps: the singleton 1 more
     assert support_points(hand, "C") == 10  # 3 trumps: no dummy points
     assert pavlicek_points(hand, "S") == 8  # no shortness in partner's spades
+    # Short in partner's suit: no shortness points there (rpbridge.net 2z04, note 1).
+    short = Hand.from_pbn("K65432..Q432.J32")   # 6 hcp, a heart void
+    assert support_points(short, "H") == 6
+    assert support_points(short, "S") == 11     # spades: the void 3, and 2 more as dummy
     assert revalued_points(Hand.from_pbn("AQ876.K32.J2.876")) == 11  # 10 hcp + 1 long card
     assert revalued_points(Hand.from_pbn("J9876.K32.A2.876")) == 8   # not headed by a queen
 
