@@ -547,6 +547,12 @@ class AnyOf(Constraint):
         object.__setattr__(self, "parts", tuple(_part(p) for p in parts))
         if not self.parts:
             raise ValueError("AnyOf needs at least one part")
+        if not self.vectorised and _holds_usually(self):
+            # The sampler draws for 'usually' only in batches, and an alternative it cannot
+            # test in batches sends the whole 'or' to accepts(), which keeps every hand.
+            raise ValueError(f"'usually' cannot be joined by 'or' with a Python predicate "
+                             f"({self}); join them with ',' or '&', or test the 'or' in the "
+                             f"predicate")
 
     def accepts(self, hand: Hand) -> bool:
         return any(p.accepts(hand) for p in self.parts)

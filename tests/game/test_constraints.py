@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from cardgames import Card, Hand
 from cardgames.constraint_syntax import parse_constraint
+from cardgames.constraints import Length, Predicate
 from cardgames.evaluation import Features
 
 
@@ -108,6 +109,11 @@ def test_usually_without_a_generator_accepts_the_whole_batch():
     (lambda U, c: U(c, 1.5), "probability from 0 to 1"),
     (lambda U, c: U(c, True), "probability from 0 to 1"),
     (lambda U, c: U(lambda h: True), "tests in batches"),
+    # an 'or' with a Python predicate is tested hand by hand, where 'usually' keeps every
+    # hand: its weight would be lost without a word
+    (lambda U, c: U(c) | Predicate(lambda h: False), "joined by 'or' with a Python predicate"),
+    (lambda U, c: Length("S", 13, 13) | (U(c) & Predicate(lambda h: False)),
+     "joined by 'or'"),
 ])
 def test_usually_refuses_what_it_cannot_mean(make, message):
     from cardgames.constraints import HCP, Usually
