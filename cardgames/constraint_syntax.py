@@ -54,6 +54,7 @@ sampler and the bidding module accept for a hand.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -285,11 +286,14 @@ class _Parser:
                 return self.shape(s)
             if t.text.upper() in _SUIT_WORDS:
                 return self.after_subject(t, self.subject())
-            raise self.error(f"unknown word {_quoted(t.text)} (expected hcp, a suit, a shape, "
-                             f"balanced, holds, lacks, stopper, ltc, controls, tp, dp, "
-                             f"quality or top)")
+            close = difflib.get_close_matches(word, _VOCABULARY, n=1, cutoff=0.75)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise self.error(f"unknown word {_quoted(t.text)} ({hint}expected a suit, "
+                             f"{', '.join(_LISTED[:-1])} or {_LISTED[-1]})")
         if t.kind == "end":
-            raise self.error("expected a term after the separator")
+            before = self.toks[self.i - 1].text if self.i else ""
+            raise self.error(f"expected a term after {_quoted(before)}" if before else
+                             "expected a term")
         raise self.error(f"unexpected {_quoted(t.text)}")
 
     def shape(self, t: _Tok) -> Shape:
@@ -453,8 +457,8 @@ class _Parser:
             self.take()
             return self.make(self.counted(), n, None, t)
         if self.tok.text == "-":
-            self.take()
-            return self.make(self.counted(), 0, n, t)
+            raise self.error(f"'{t.text}-' has no upper end (write {t.text}+ for at least "
+                             f"{t.text}, or a range such as 0-{t.text} for at most)")
         return self.make(self.counted(), n, n, t)
 
     def after_subject(self, head: _Tok, subject: _Subject) -> Constraint:
@@ -502,6 +506,13 @@ class _Subject:
 _POINTS = {"tp": (True, False), "dp": (False, True), "lsp": (True, True)}
 _SUBJECT_WORDS = frozenset({"hcp", "ltc", "losers", "controls", "quality", "sq", "freakness",
                             "pp", "support", "rp", "pt", "qt"}) | set(_POINTS)
+#: Every word a term may start with, as an unknown word's message lists them.
+_VOCABULARY = ("hcp", "spades", "hearts", "diamonds", "clubs", "balanced", "semibalanced",
+               "unbalanced", "shape", "holds", "lacks", "stopper", "ltc", "controls", "tp",
+               "dp", "lsp", "quality", "top", "freakness", "pp", "support", "rp", "pt", "qt",
+               "any", "not", "usually")
+#: The same, as the message lists them (the suits as one).
+_LISTED = tuple(w for w in _VOCABULARY if w not in ("spades", "hearts", "diamonds", "clubs"))
 
 
 def parse_constraint(text: str) -> Constraint:

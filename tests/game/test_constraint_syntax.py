@@ -3,6 +3,8 @@ objects, and its errors (naming the text and the column)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cardgames.constraint_syntax import as_constraint, parse_constraint
@@ -115,6 +117,44 @@ def test_as_constraint_takes_a_constraint_its_text_or_a_predicate():
         as_constraint("12+ hcp, frob")
 
 
+def test_an_unknown_word_is_told_every_word_a_term_starts_with():
+    with pytest.raises(ParseError) as info:
+        parse_constraint("12+ hcp, frob")
+    message = str(info.value)
+    for word in ("hcp", "a suit", "freakness", "pp", "support", "rp", "pt", "qt", "lsp",
+                 "semibalanced", "usually", "not", "any"):
+        assert re.search(rf"[ (]{word}[,)]| {word} or ", message), word
+    assert "did you mean" not in message
+
+
+@pytest.mark.parametrize("typo, meant", [("freaknes<=7", "freakness"), ("spads 5+", "spades"),
+                                         ("5+ heart", None), ("balanced, usualy 6+ hcp",
+                                                              "usually")])
+def test_a_misspelt_word_gets_a_suggestion(typo, meant):
+    if meant is None:       # (a word the syntax reads: no error)
+        parse_constraint(typo)
+        return
+    with pytest.raises(ParseError, match=f"did you mean '{meant}'"):
+        parse_constraint(typo)
+
+
+@pytest.mark.parametrize("text, after, column", [
+    ("not", "'not'", 4), ("usually", "'usually'", 8), ("usually(0.5)", "')'", 13),
+    ("12+ hcp,", "','", 9), ("(", "'('", 2), ("5+ spades or", "'or'", 13),
+])
+def test_a_missing_term_names_the_word_before_it(text, after, column):
+    with pytest.raises(ParseError, match=f"expected a term after {re.escape(after)}") as info:
+        parse_constraint(text)
+    assert info.value.position == column - 1
+
+
+@pytest.mark.parametrize("text", ["5- spades", "5 - spades", "12- hcp", "4.5- pt"])
+def test_a_number_with_a_trailing_minus_is_refused_not_read_as_at_most(text):
+    # "5-" was read as "at most 5": one key away from "5+", and the opposite of it.
+    with pytest.raises(ParseError, match="has no upper end"):
+        parse_constraint(text)
+
+
 # ---- long text: a message quotes an excerpt, not the whole text ------------------------------
 
 def test_an_error_in_a_long_constraint_quotes_an_excerpt_around_the_column():
@@ -124,7 +164,7 @@ def test_an_error_in_a_long_constraint_quotes_an_excerpt_around_the_column():
     err = info.value
     assert err.position == text.index("frob")
     assert f"column {err.position + 1}" in str(err)
-    assert len(str(err)) < 300
+    assert len(str(err)) < 400      # (the words a term starts with take 200 of them)
     assert err.text.startswith("...") and err.text.endswith("frob") and len(err.text) <= 110
 
 
@@ -140,7 +180,7 @@ def test_an_error_in_a_long_constraint_quotes_an_excerpt_around_the_column():
 def test_errors_in_long_constraints_are_short(text):
     with pytest.raises(ParseError) as info:
         parse_constraint(text)
-    assert len(str(info.value)) < 400
+    assert len(str(info.value)) < 500
 
 
 def test_a_long_value_that_is_not_text_is_quoted_short():
