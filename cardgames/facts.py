@@ -231,6 +231,28 @@ class BoardFacts:
         return f"board {number}: " if number is not None else ""
 
     # ---- the play ---------------------------------------------------------------------
+    def declarer_won(self, cards_per_hand: int) -> int:
+        """The tricks declarer's side won before an ending of ``cards_per_hand`` cards a
+        hand: its ``DeclarerWon`` tag; 0 for a whole deal, and for an ending without the
+        tag (or with ``?``).
+
+        :raises PBNError: for a tag that is not a whole number, or more tricks than were
+            played before the ending (on the tag's line).
+        """
+        tag = self.game.get("DeclarerWon")
+        if cards_per_hand >= 13 or tag is None:
+            return 0
+        text = (tag.value or "").strip()
+        if text in _UNKNOWN:
+            return 0
+        before = 13 - cards_per_hand
+        if not re.fullmatch(r"[0-9]{1,2}", text) or int(text) > before:
+            raise PBNError(f"{self._number_label()}the DeclarerWon tag says {text!r}: "
+                           f"expected the tricks declarer's side won before this ending, "
+                           f"0 to {before}", line=tag.line if tag.line is not None
+                           else self.game.line, source=self.source)
+        return int(text)
+
     def lead(self, leader: Seat, hand: Hand) -> tuple[Card | None, str | None]:
         """The card led at the table by ``leader`` from ``hand`` (the ``Lead`` tag, else
         the first card of the Play section) and, when there is one that cannot be used, a

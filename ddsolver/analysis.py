@@ -75,7 +75,9 @@ class PlayAnalysis:
     ``tricks[0]`` is declarer's side's double-dummy tricks before the opening lead, and
     ``tricks[i]`` after the i-th card of ``played``, tricks already won included (so after
     the last card of a complete play it is the tricks declarer's side took).  ``errors`` are
-    the cards that moved it, in play order.
+    the cards that moved it, in play order.  Of an ending (fewer than 13 cards a hand),
+    ``declarer_won`` is the tricks declarer's side won before it, counted in ``tricks``;
+    ``declarer_seat`` names declarer when the ending's leader is on declarer's side.
     """
 
     deal: Deal
@@ -84,11 +86,14 @@ class PlayAnalysis:
     played: tuple[Card, ...]
     tricks: list[int]
     errors: list[CostlyCard] = field(default_factory=list)
+    declarer_won: int = 0
+    declarer_seat: Seat | None = None
 
     @property
     def declarer(self) -> Seat:
-        """Declarer: the opening leader's right-hand opponent."""
-        return self.leader.rho
+        """Declarer: the opening leader's right-hand opponent, unless an ending says
+        otherwise (:attr:`declarer_seat`)."""
+        return self.leader.rho if self.declarer_seat is None else self.declarer_seat
 
     @property
     def costly(self) -> list[CostlyCard]:
@@ -132,7 +137,8 @@ def _check_play(deal: Deal, strain: Strain, leader: Seat,
 
 def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
                  played: Iterable[CardLike] | str, *, solver: Solver | None = None,
-                 tt_mb: int = DEFAULT_TT_MB) -> PlayAnalysis:
+                 tt_mb: int = DEFAULT_TT_MB, declarer: SeatLike | None = None,
+                 declarer_won: int = 0) -> PlayAnalysis:
     """Declarer's side's double-dummy tricks before the first card and after each card of
     ``played``, and the cards that cost tricks.
 
@@ -142,10 +148,16 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
     :param played: the cards in playing order from the opening lead (card objects or text;
         a string is split on spaces and commas); any number, up to the whole play.
     :param solver: the solver to ask (default: this thread's shared one, ``tt_mb`` MB).
+    :param declarer: of an ending, declarer, when the ending's leader is on declarer's
+        side (default: the leader's right-hand opponent, as a whole deal must have it).
+    :param declarer_won: of an ending, the tricks declarer's side won before it (PBN's
+        ``DeclarerWon``), counted in the tricks; 0 to 13 less the cards a hand.
     :raises DealError: if a hand is unknown or the hands are unequal.
     :raises ParseError: for a bad strain, seat or card, or a malformed PBN string.
     :raises IllegalPlayError: for a card not held by the player to move, or a revoke; the
         message names the card and its place in the play.
+    :raises ValueError: for a whole deal whose leader is not declarer's left-hand opponent,
+        or a ``declarer_won`` out of range.
     :raises TypeError: for a ``played`` that is not cards, a ``solver`` that is not a
         :class:`Solver`, a ``tt_mb`` that is not an int.
     """
@@ -158,6 +170,11 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
         lead = Seat.parse(leader)
     except ParseError as err:
         raise ParseError(f"leader: {err.message}", err.text) from None
+    try:
+        side = lead.rho if declarer is None else Seat.parse(declarer)
+    except ParseError as err:
+        raise ParseError(f"declarer: {err.message}", err.text) from None
+    _check_ending(d, lead, side, declarer_won)
     cards = _check_play(d, trumps, lead, played).played
     if solver is None:
         solver = thread_solver(tt_mb)
@@ -165,22 +182,42 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
         raise TypeError(f"solver must be a ddsolver.Solver (or None), got "
                         f"{type(solver).__name__}")
 
-    declarer = lead.rho
     # One pass over the play in the core (not one replay per card): North-South's tricks
-    # in all, before and after each card; declarer's side has the rest of the tricks.
+    # in all, before and after each card; the leader's right-hand opponent's side has the
+    # rest of the tricks if that is East-West.
     ns_totals = solver.play_trace(d, trumps, lead, cards)
     total = d.cards_per_hand
-    tricks = [ns if declarer.is_ns else total - ns for ns in ns_totals]
-    return analysis_of_trace(d, trumps, lead, cards, tricks)
+    trace = [ns if lead.rho.is_ns else total - ns for ns in ns_totals]
+    return analysis_of_trace(d, trumps, lead, cards, trace, declarer=side,
+                             declarer_won=declarer_won)
+
+
+def _check_ending(deal: Deal, leader: Seat, declarer: Seat, won: int) -> None:
+    if isinstance(won, bool) or not isinstance(won, int):
+        raise TypeError(f"declarer_won must be an int, got {type(won).__name__}")
+    before = 13 - deal.cards_per_hand
+    if not 0 <= won <= before:
+        raise ValueError(f"declarer_won is {won}: the tricks declarer's side won before "
+                         f"{'the deal' if not before else 'this ending'} are 0 to {before}")
+    if before == 0 and declarer != leader.rho:
+        raise ValueError(f"the opening lead is {leader.letter}'s but declarer "
+                         f"{declarer.letter}'s left-hand opponent is {declarer.lho.letter}")
 
 
 def analysis_of_trace(deal: Deal, strain: Strain, leader: Seat, cards: Sequence[Card],
-                      tricks: list[int]) -> PlayAnalysis:
-    """The analysis of a legal play from its trace: ``tricks`` holds declarer's side's
-    double-dummy tricks before the first card and after each card (as
-    :meth:`Solver.play_trace` gives them, seen from declarer's side); the costly cards are
-    the ones that moved them against the side that played them."""
-    declarer = leader.rho
+                      tricks: list[int], *, declarer: Seat | None = None,
+                      declarer_won: int = 0) -> PlayAnalysis:
+    """The analysis of a legal play from its trace: ``tricks`` holds the double-dummy
+    tricks of the leader's right-hand opponent's side within the deal's cards, before the
+    first card and after each card (:meth:`Solver.play_trace` seen from there: what a
+    results store keeps); ``declarer`` and ``declarer_won`` as :func:`analyse_play` takes
+    them.  The costly cards are the ones that moved the count against the side that
+    played them."""
+    if declarer is None:
+        declarer = leader.rho
+    if declarer.is_ns != leader.rho.is_ns:     # an ending led by declarer's side
+        tricks = [deal.cards_per_hand - t for t in tricks]
+    tricks = [t + declarer_won for t in tricks]
     position = Position(deal, strain, leader)
     errors: list[CostlyCard] = []
     for i, card in enumerate(cards):
@@ -191,4 +228,5 @@ def analysis_of_trace(deal: Deal, strain: Strain, leader: Seat, cards: Sequence[
         cost = before - after if declaring else after - before
         if cost > 0:
             errors.append(CostlyCard(i, i // 4 + 1, seat, card, declaring, cost, before, after))
-    return PlayAnalysis(deal, strain, leader, tuple(cards), list(tricks), errors)
+    return PlayAnalysis(deal, strain, leader, tuple(cards), list(tricks), errors,
+                        declarer_won, None if declarer == leader.rho else declarer)

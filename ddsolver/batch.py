@@ -169,18 +169,19 @@ def trace_key(board: PlayedBoard) -> TraceKey:
     game = board.game
     contract = board.contract
     return (deal_key(game.deal), contract.strain.letter,  # type: ignore[arg-type]
-            contract.declarer.lho.letter,  # type: ignore[union-attr]
-            " ".join(str(c) for c in game.play))
+            board.leader.letter, " ".join(str(c) for c in game.play))
 
 
 def analysis_from_trace(board: PlayedBoard, tricks: list[int]) -> PlayAnalysis:
-    """The analysis of a board rebuilt from its stored trace (declarer's side's tricks
-    before the first card and after each card)."""
+    """The analysis of a board from its trace, worked out or stored (the tricks of the
+    leader's right-hand opponent's side in the deal's cards, before the first card and
+    after each card: :func:`~ddsolver.analysis.analysis_of_trace`)."""
     game = board.game
     contract = board.contract
     assert game.deal is not None and contract.declarer is not None
-    return analysis_of_trace(game.deal, contract.strain, contract.declarer.lho,
-                             tuple(game.play), tricks)
+    return analysis_of_trace(game.deal, contract.strain, board.leader, tuple(game.play),
+                             tricks, declarer=contract.declarer,
+                             declarer_won=board.declarer_won)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,12 +225,10 @@ def analyse_boards(boards: Iterable[PlayedBoard], *, jobs: int | None = None,
             if isinstance(outcome, CardgamesError):
                 report(located(outcome, board.source, board.line, label_of(board.game)))
                 continue
-            if isinstance(outcome, PlayAnalysis):
-                if store is not None and key is not None:
-                    store.put_trace(key, outcome.tricks)
-                yield Analysed(board, outcome, False)
-            else:  # the trace the store had
-                yield Analysed(board, analysis_from_trace(board, outcome), True)
+            trace, fresh = outcome
+            if fresh and store is not None and key is not None:
+                store.put_trace(key, trace)
+            yield Analysed(board, analysis_from_trace(board, trace), not fresh)
     if store is not None:
         store.commit()
 
@@ -254,17 +253,17 @@ def _lookups(boards: Iterable[PlayedBoard], store: ResultStore | None, size: int
 
 def _analyse_unit(solver: Solver, unit: _Lookup
                   ) -> tuple[PlayedBoard, TraceKey | None,
-                             PlayAnalysis | list[int] | CardgamesError]:
-    """Work on a pool thread: the board's analysis, the trace the store had, or why the
-    solver refused the play."""
+                             tuple[list[int], bool] | CardgamesError]:
+    """Work on a pool thread: the board's trace (as the store keeps it) and whether it was
+    worked out now (not the store's), or why the solver refused the play."""
     board, key, trace = unit
     if trace is not None:
-        return board, key, trace
-    game, contract = board.game, board.contract
+        return board, key, (trace, False)
+    game = board.game
     try:
-        return board, key, analyse_play(game.deal, contract.strain,  # type: ignore[arg-type]
-                                        contract.declarer.lho,  # type: ignore[union-attr]
-                                        game.play, solver=solver)
+        return board, key, (analyse_play(game.deal,  # type: ignore[arg-type]
+                                         board.contract.strain, board.leader, game.play,
+                                         solver=solver).tricks, True)
     except CardgamesError as err:
         return board, key, err
 
@@ -403,7 +402,7 @@ def _analyse_on_cluster(boards: Iterable[PlayedBoard], client: Any, *,
         for i in todo(unit):
             game, contract = part[i].game, part[i].contract
             plays.append((deal_masks(game.deal), int(contract.strain),  # type: ignore[arg-type]
-                          int(contract.declarer.lho),  # type: ignore[union-attr]
+                          int(part[i].leader),
                           " ".join(str(c) for c in game.play)))
         return client.submit(traces_task, plays, tt_mb, pure=False) if plays else None
 

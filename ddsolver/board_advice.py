@@ -81,15 +81,15 @@ def board_arguments(game: pbn.Game, seat: SeatLike | None = None,
     if hand is None or dummy is None:
         raise CardgamesError(f"the deal does not give {who.letter}'s and dummy's hands")
     size = len(hand)
-    won = game.tag("DeclarerWon")
-    vulnerability = BoardFacts(game).vulnerability
+    facts = BoardFacts(game)
+    vulnerability = facts.vulnerability
     return dict(hand=hand, contract=contract, declarer=declarer,
                 vul=vulnerability if vulnerability is not None else Vulnerability.NONE,
                 seat=who, dummy=dummy,
                 played=list(game.play if played is None else played),
                 leader=(declarer.lho if game.opening_leader is None else game.opening_leader),
                 in_play=deal if size < 13 else None,
-                declarer_won=int(won) if won else 0,
+                declarer_won=facts.declarer_won(size),
                 constraints=parse_constraints(game.tag("Constraints")))
 
 

@@ -97,8 +97,11 @@ def lead_board(game: pbn.Game, source: str) -> LeadBoard | None:
         raise CardgamesError("no deal")
     leader = contract.declarer.lho
     hand = deal[leader]
-    if hand is None or len(hand) != 13:
+    if hand is None:
         raise CardgamesError(f"the opening leader {leader.letter}'s hand is not known")
+    if len(hand) != 13:
+        raise CardgamesError(f"an ending of {len(hand)} cards a hand: this needs a whole "
+                             f"deal, from the opening lead")
     vulnerability = facts.vulnerability
     return LeadBoard(game, source, contract, hand,
                      vulnerability if vulnerability is not None else Vulnerability.NONE,

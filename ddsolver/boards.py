@@ -286,6 +286,8 @@ class PlayedBoard:
     number: int | None
     contract: Contract        # with its declarer
     game: pbn.Game
+    leader: Seat              # declarer's left-hand opponent, or an ending's own leader
+    declarer_won: int = 0     # an ending's tricks won before it by declarer's side
 
 
 def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
@@ -321,7 +323,9 @@ def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
     if leader is None:
         raise PBNError(f"{label}the Play tag does not name the opening leader", line=line,
                        source=source)
-    if leader != declarer.lho:
+    ending = deal.cards_per_hand < 13   # its Play tag names its own leader
+    won = BoardFacts(game, source).declarer_won(deal.cards_per_hand)
+    if leader != declarer.lho and not ending:
         raise PBNError(f"{label}the opening lead is {leader.letter}'s but declarer "
                        f"{declarer.letter}'s left-hand opponent is {declarer.lho.letter}",
                        line=line, source=source)
@@ -338,7 +342,7 @@ def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
             raise PBNError(f"{label}card {i + 1} of the play (trick {i // 4 + 1}): {err}",
                            line=card_line if card_line is not None else line,
                            source=source) from None
-    return PlayedBoard(source, line, game.board, contract, game)
+    return PlayedBoard(source, line, game.board, contract, game, leader, won)
 
 
 def played_boards(inputs: Inputs, report: Callable[[str], None]) -> Iterator[PlayedBoard]:

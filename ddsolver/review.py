@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -257,15 +256,10 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
             else "defender")
     play = game.play
     leader = game.opening_leader or declarer.lho   # an ending's Play tag names its own
-    analysis = analyse_play(deal, contract.strain, leader, play, solver=solver)
+    analysis = analyse_play(deal, contract.strain, leader, play, solver=solver,
+                            declarer=declarer,
+                            declarer_won=facts.declarer_won(deal.cards_per_hand))
     ours = list(analysis.tricks)
-    if leader.rho.is_ns != declarer.is_ns:
-        # An ending led by declarer's side: the analysis counts the leader's opponents'.
-        ours = [deal.cards_per_hand - t for t in ours]
-    if not full:
-        # An ending: declarer's side's tricks before it (DeclarerWon) count too.
-        before = _digits_of(game.tag("DeclarerWon"))
-        ours = [t + before for t in ours]
     complete = len(play) == 4 * deal.cards_per_hand
     tricks = ours[-1] if complete else game.result
     dd = ours[0]
@@ -342,11 +336,6 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
                        played=tuple(play), trace=tuple(ours), line=line,
                        points_lost=(lead_points, play_points, claim_points),
                        lead_report=lead_report)
-
-
-def _digits_of(text: str | None) -> int:
-    text = (text or "").strip()
-    return int(text) if re.fullmatch(r"[0-9]{1,2}", text) else 0
 
 
 def _line(game: pbn.Game, deal: Any, contract: Any, declarer: Seat, leader: Seat,

@@ -47,6 +47,8 @@ def record(board: PlayedBoard, analysis: PlayAnalysis) -> dict[str, Any]:
         "contract": board.contract.call,
         "declarer": board.contract.declarer.letter,  # type: ignore[union-attr]
         "leader": analysis.leader.letter,
+        "cards_per_hand": analysis.deal.cards_per_hand,
+        "declarer_won": analysis.declarer_won,
         "dd_start": analysis.tricks[0],
         "tricks_taken": analysis.tricks[-1] if complete else None,
         "result_tag": result,
@@ -73,6 +75,13 @@ def board_text(board: PlayedBoard, analysis: PlayAnalysis) -> str:
     lines = [f"{board.source} board {number}  {contract.call} by {declarer.letter}  "
              f"lead {analysis.leader.letter}",
              analysis.deal.to_pbn()]
+    n = analysis.deal.cards_per_hand
+    if n < 13:
+        won = analysis.declarer_won
+        said = ("" if board.game.tag("DeclarerWon") not in (None, "", "?") else
+                " (no DeclarerWon tag: none counted)")
+        lines.append(f"An ending of {n} card{'s' * (n != 1)} a hand: declarer's side won "
+                     f"{won} of the {13 - n} trick{'s' * (13 - n != 1)} before it{said}")
     start = analysis.tricks[0]
     head = f"Double dummy, declarer's side takes {start} at the start"
     if rec["tricks_taken"] is not None:

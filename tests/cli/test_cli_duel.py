@@ -153,3 +153,13 @@ def test_the_contract_may_name_its_declarer(run_cli):
     named = deals("--contract", "3NTN")
     assert named == deals("--declarer", "N") == deals("--contract", "3NTN", "--declarer", "N")
     assert named[0][1] == "3NTN"
+
+
+def test_an_ending_is_skipped_as_an_ending_not_as_an_unknown_hand(run_cli):
+    # data/single_dummy.pbn holds endings only: every hand is known, with 3 or 6 cards.
+    status, _, err = run_cli("duel", DATA / "single_dummy.pbn", *QUICK)
+    assert status == 1
+    skipped = [x for x in err.splitlines() if "skipped" in x]
+    assert len(skipped) == 3 and all("an ending of" in x and "whole deal" in x
+                                     for x in skipped)
+    assert "not known" not in err

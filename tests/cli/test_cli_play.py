@@ -9,6 +9,7 @@ import pytest
 
 from cardgames import pbn
 from cardgames.pbn import play_section
+from cardgames.play import Position
 from ddsolver import cli
 from ddsolver.analysis import analyse_play
 
@@ -16,6 +17,7 @@ DATA = Path(__file__).resolve().parents[2] / "data"
 PLAYED = DATA / "played.pbn"
 PROBLEMS = DATA / "problems.pbn"
 ENDING = "N:A2.J.. ..KQ.K 4..2.A K3.Q.."   # S leads in NT: CA squeezes West
+WHOLE = "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872"
 # The squeeze played out: West lets the heart queen go, North keeps the heart jack.
 SQUEEZE = ["CA", "HQ", "S2", "CK", "S4", "S3", "SA", "DK", "HJ", "DQ", "D2", "SK"]
 
@@ -116,7 +118,9 @@ def test_play_on_an_ending_with_the_squeeze_and_a_mistake(run_cli, tmp_path):
 def test_play_reports_bad_records_with_file_and_line_and_goes_on(run_cli, tmp_path):
     revoke = ending_game(1, ["CA", "SK", "S2", "DK"])          # East holds the club king
     no_contract = ending_game(2, ["CA"], contract="?")
-    wrong_leader = ending_game(3, ["HJ"], leader="N")
+    # (a whole deal: an ending's Play tag names its own leader, as anyone may lead there)
+    wrong_leader = (f'[Board "3"]\n[Deal "{WHOLE}"]\n[Declarer "E"]\n[Contract "1NT"]\n'
+                    f'[Play "N"]\n' + "\n".join(play_section(["SA"], "N", "NT")) + "\n")
     not_a_card = ('[Board "4"]\n[Deal "' + ENDING + '"]\n[Declarer "E"]\n[Contract "1NT"]\n'
                   '[Play "S"]\nCA SK S2 ZZ\n')
     good = ending_game(5, ["CA", "SK", "S2", "CK"])
@@ -132,6 +136,52 @@ def test_play_reports_bad_records_with_file_and_line_and_goes_on(run_cli, tmp_pa
     assert lines[1].startswith(f"{path}:12: board 2: ") and "Contract" in lines[1]
     assert lines[2].startswith(f"{path}:19: board 3: ") and "opening lead" in lines[2]
     assert lines[3].startswith(f"{path}:27:") and "'ZZ' is not a card" in lines[3]
+
+
+@pytest.mark.parametrize("game_index", [0, 3])
+@pytest.mark.parametrize("cut", [1, 5, 9])
+def test_an_ending_cut_from_a_played_deal_reads_as_the_deal_did(run_cli, tmp_path,
+                                                                 played_games, game_index, cut):
+    """Cut a played board after ``cut`` tricks and write the rest as an ending: its own
+    leader (the last trick's winner, on either side), DeclarerWon the tricks declarer's side
+    won so far.  ``play`` must give the same double-dummy values from there on as it gives
+    the whole deal, and the same tricks taken."""
+    game = played_games[game_index]
+    strain = game.contract[1:].rstrip("X")
+    declarer = game.declarer
+    position = Position(game.deal, strain, declarer.lho)
+    for card in game.play[:4 * cut]:
+        position.play(card)
+    won = position.tricks_won(declarer)
+    leader = position.to_move
+    rest = game.play[4 * cut:]
+    ending = (f'[Board "{game.board}"]\n[Deal "{position.remaining_deal().to_pbn()}"]\n'
+              f'[Declarer "{declarer.letter}"]\n[Contract "{game.contract}"]\n'
+              f'[DeclarerWon "{won}"]\n[Play "{leader.letter}"]\n'
+              + "\n".join(play_section([str(c) for c in rest], leader, strain)) + "\n")
+    status, out, err = run_cli("play", write(tmp_path, ending), "--format", "json", "-q")
+    assert (status, err) == (0, "")
+    [record] = json.loads(out)
+    whole = analyse_play(game.deal, strain, declarer.lho, game.play)
+    assert record["declarer_won"] == won and record["leader"] == leader.letter
+    assert record["dd_start"] == whole.tricks[4 * cut]
+    assert [c["dd"] for c in record["cards"]] == whole.tricks[4 * cut + 1:]
+    assert record["tricks_taken"] == whole.tricks[-1]
+    # The costly cards are the whole deal's after the cut, charged to the same side.
+    later = [(str(e.card), e.seat.letter, e.cost, e.declaring) for e in whole.errors
+             if e.index >= 4 * cut]
+    assert [(e["card"], e["seat"], e["cost"], e["side"] == "declarer")
+            for e in record["errors"]] == later
+
+
+def test_an_ending_without_declarer_won_says_so_and_a_bad_one_is_refused(run_cli, tmp_path):
+    plain = ending_game(1, ["CA"])
+    status, out, _ = run_cli("play", write(tmp_path, plain), "-q")
+    assert status == 0 and "no DeclarerWon tag: none counted" in out
+    bad = ending_game(2, ["CA"], extra='[DeclarerWon "11"]\n')   # 3 cards a hand: 10 before
+    status, out, err = run_cli("play", write(tmp_path, bad), "-q")
+    assert status == 1
+    assert "DeclarerWon tag says '11'" in err and "0 to 10" in err and ":5:" in err
 
 
 def test_play_reports_an_illegal_card_on_its_own_line(run_cli, tmp_path):

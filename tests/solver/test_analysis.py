@@ -165,6 +165,42 @@ def test_defence_error_in_a_small_ending():
     check_consistent(analysis)
 
 
+def test_an_ending_led_by_declarers_side_counts_declarers_tricks():
+    # The perfect play above (South leads, North finesses) with North declaring: South, on
+    # lead, is on declarer's side, who had won 5 tricks before the ending.
+    played = ["S5", "S2", "SQ", "H2"]
+    defenders = analyse_play(ENDING, "NT", "S", played)        # East declares: 0 of 2
+    mine = analyse_play(ENDING, "NT", "S", played, declarer="N", declarer_won=5)
+    assert mine.declarer == Seat.NORTH and mine.declarer_won == 5
+    assert mine.tricks == [5 + 2 - t for t in defenders.tricks] == [7, 7, 7, 7, 7]
+    bad = analyse_play(ENDING, "NT", "S", ["S5", "S2", "SA", "H2", "SQ", "H3", "S4", "SK"],
+                       declarer="N")
+    [error] = bad.errors       # North's ace now costs declarer's side, not the defence
+    assert (error.seat, error.declaring, error.cost, error.before, error.after) == \
+        (Seat.NORTH, True, 1, 2, 1)
+    check_consistent(bad)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(declarer_won=12), "declarer_won is 12.*0 to 11"),
+    (dict(declarer_won=-1), "0 to 11"),
+    (dict(declarer="Q"), "declarer"),
+])
+def test_an_endings_declarer_and_tricks_before_are_checked(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        analyse_play(ENDING, "NT", "S", [], **kwargs)
+
+
+def test_a_whole_deal_must_be_led_by_declarers_left_hand_opponent():
+    deal = _BOARDS[0].deal
+    with pytest.raises(ValueError, match="the opening lead is N's but declarer S's"):
+        analyse_play(deal, "S", "N", [], declarer="S")
+    with pytest.raises(ValueError, match="0 to 0"):
+        analyse_play(deal, "S", "N", [], declarer_won=1)
+    assert analyse_play(deal, "S", "N", [], declarer="W").tricks == \
+        analyse_play(deal, "S", "N", []).tricks
+
+
 def test_no_cards_played_gives_the_table_entry():
     deal = Deal.from_pbn(_BOARDS[0].deal.to_pbn())
     analysis = analyse_play(deal, "H", "E", [])
