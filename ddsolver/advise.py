@@ -309,7 +309,7 @@ def advise(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None
                         f"ending), got {declarer_won!r}")
     if method == "alphamu" and view.to_move not in (decl, decl.partner):
         raise CardgamesError(f"αμ advises declarer's side; {view.to_move.letter} defends "
-                             f"(use method='pimc')")
+                             f"(use the pimc method)")
     vulnerability = Vulnerability.parse(vul)
     if seed is None:
         seed = draw_seed()

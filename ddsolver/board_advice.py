@@ -106,10 +106,14 @@ class Decision:
     best_value: float
     worlds: int
     exhaustive: bool
+    file: str | None = None      # where the board is: its file and the line it starts on
+    line: int | None = None
+    contract: str | None = None  # "4H by S"
 
     @property
     def cost(self) -> float:
-        return self.best_value - self.value
+        # (rounded: a difference of two means is not worth its last binary digits)
+        return round(self.best_value - self.value, 9)
 
     @property
     def worse(self) -> bool:
@@ -119,22 +123,25 @@ class Decision:
         return {"board": self.board, "trick": self.trick, "seat": self.seat.letter,
                 "card": str(self.card), "best": self.best, "value": self.value,
                 "best_value": self.best_value, "cost": self.cost, "worse": self.worse,
-                "worlds": self.worlds, "exhaustive": self.exhaustive}
+                "worlds": self.worlds, "exhaustive": self.exhaustive, "file": self.file,
+                "line": self.line, "contract": self.contract}
 
     @classmethod
     def of(cls, report: AdviceReport, board: str, trick: int, seat: Seat,
-           card: Card) -> Decision:
-        """The played ``card`` set against ``report``, the advice just before it."""
+           card: Card, *, file: str | None = None, line: int | None = None) -> Decision:
+        """The played ``card`` set against ``report``, the advice just before it; ``file``
+        and ``line`` say where the board is."""
         value, best_value, best = card_value(report, card)
         return cls(board, trick, seat, card, best, value, best_value, len(report.worlds),
-                   report.worlds.exhaustive)
+                   report.worlds.exhaustive, file, line,
+                   f"{report.contract.call} by {report.declarer.letter}")
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Decision:
         """The inverse of :meth:`to_dict`."""
         return cls(d["board"], int(d["trick"]), Seat.parse(d["seat"]), Card.parse(d["card"]),
                    d["best"], float(d["value"]), float(d["best_value"]), int(d["worlds"]),
-                   bool(d["exhaustive"]))
+                   bool(d["exhaustive"]), d.get("file"), d.get("line"), d.get("contract"))
 
 
 def card_value(report: AdviceReport, card: Card) -> tuple[float, float, str]:
@@ -148,7 +155,7 @@ def card_value(report: AdviceReport, card: Card) -> tuple[float, float, str]:
 
 
 def review_board(game: pbn.Game, seat: Seat, options: dict[str, Any],
-                 progress: Callable[[int], None] | None = None
+                 progress: Callable[[int], None] | None = None, source: str | None = None
                  ) -> tuple[list[Decision], AdviceReport | None]:
     """Every card of ``seat``'s side in the board's play, set against the advice from
     ``seat``'s view just before it (cards that were the only legal choice, or equivalent
@@ -176,7 +183,8 @@ def review_board(game: pbn.Game, seat: Seat, options: dict[str, Any],
             report = advise(**args, played=play[:i], progress=progress, **options)
             if len(report.rows) > 1:
                 board = str(game.board) if game.board is not None else "?"
-                out.append(Decision.of(report, board, i // 4 + 1, mover, card))
+                out.append(Decision.of(report, board, i // 4 + 1, mover, card,
+                                       file=source, line=game.line))
         pos.play(card)
     nxt = None
     if not pos.is_terminal and pos.to_move in side and len(pos.legal_cards()) > 1:
@@ -199,6 +207,12 @@ class ReviewedBoard:
         """The board's number as the reports write it (``"?"`` without one)."""
         return str(self.game.board) if self.game.board is not None else "?"
 
+    @property
+    def where(self) -> str:
+        """``FILE:LINE``, the line the board starts on."""
+        return f"{self.source}:{self.game.line}" if self.game.line is not None else \
+            self.source
+
 
 def review_boards(inputs: Inputs, seat: Seat, options: dict[str, Any],
                   progress: Callable[[int], None] | None = None) -> Iterator[ReviewedBoard]:
@@ -211,7 +225,7 @@ def review_boards(inputs: Inputs, seat: Seat, options: dict[str, Any],
         try:
             if game.get("Play") is None or game.contract is None or game.declarer is None:
                 continue
-            decisions, nxt = review_board(game, seat, options, progress)
+            decisions, nxt = review_board(game, seat, options, progress, path)
         except CardgamesError as err:
             inputs.report(f"{located(err, path, game.line, label_of(game))}; board skipped")
             continue

@@ -215,13 +215,14 @@ def _files(args: argparse.Namespace) -> int:
     with finished(out, close):
         inputs = Inputs(args.files, report)
         decisions: list[Decision] = []
-        upcoming: list[tuple[str, AdviceReport]] = []  # (board, advice for its next card)
+        # (board, where it is, the advice for its next card)
+        upcoming: list[tuple[str, str, AdviceReport]] = []
         bar = _bar(args, None, "worlds")
         try:
             for reviewed in review_boards(inputs, seat, _options(args), bar.update):
                 decisions += reviewed.decisions
                 if reviewed.next is not None:
-                    upcoming.append((reviewed.label, reviewed.next))
+                    upcoming.append((reviewed.label, reviewed.where, reviewed.next))
         except BrokenPipeError:
             raise
         except OSError as err:

@@ -98,20 +98,29 @@ def _fmt(x: float) -> str:
 # ---- the review of a play ------------------------------------------------------------------
 
 #: The columns of :func:`review_csv`.
-REVIEW_CSV_FIELDS = ("board", "trick", "seat", "card", "best", "value", "best_value", "cost",
-                     "worse", "worlds", "exhaustive")
+REVIEW_CSV_FIELDS = ("file", "line", "board", "contract", "trick", "seat", "card", "best",
+                     "value", "best_value", "cost", "worse", "worlds", "exhaustive")
 
 
-def review_text(decisions: Sequence[Decision], upcoming: Sequence[tuple[str, AdviceReport]],
+def review_text(decisions: Sequence[Decision],
+                upcoming: Sequence[tuple[str, str, AdviceReport]],
                 seat: Seat, method: str, depth: int) -> str:
     """Every decision reviewed from ``seat``'s view, a line each (``?`` on a card worse
-    than the best), the count, and the advice for the next card of each board whose play
-    stops there (``upcoming``: the board's label and the advice)."""
+    than the best) under a line naming its board (where it is, its contract), the count,
+    and the advice for the next card of each board whose play stops there (``upcoming``:
+    the board's label, where it is, and the advice)."""
     unit = "chance of making" if method == "alphamu" else "mean tricks"
     lines = [f"Single-dummy review from {seat.letter}'s view ({method}"
              f"{f', depth {depth}' if method == 'alphamu' else ''}; value: {unit});"
-             f" '?' a card worse than the best", ""]
+             f" '?' a card worse than the best"]
+    board = None
     for d in decisions:
+        if (d.file, d.line, d.board) != board:
+            board = (d.file, d.line, d.board)
+            where = f"{d.file}:{d.line}: " if d.file is not None and d.line is not None else \
+                f"{d.file}: " if d.file is not None else ""
+            lines += ["", f"{where}board {d.board}"
+                      f"{f', {d.contract}' if d.contract else ''}"]
         mark = "?" if d.worse else " "
         cost = f"  costs {d.cost:.3f} against {d.best}" if d.worse else ""
         lines.append(f"{mark} board {d.board} trick {d.trick:>2} {d.seat.letter} {d.card!s:<4}"
@@ -120,16 +129,18 @@ def review_text(decisions: Sequence[Decision], upcoming: Sequence[tuple[str, Adv
     worse = sum(d.worse for d in decisions)
     lines.append("")
     lines.append(f"{len(decisions)} decisions reviewed, {worse} worse than the best card")
-    for board, report in upcoming:
-        lines += ["", f"Board {board}: the play stops here; the next card:", advice_text(report)]
+    for label, where, report in upcoming:
+        lines += ["", f"{where}: board {label}: the play stops here; the next card:",
+                  advice_text(report)]
     return "\n".join(lines) + "\n"
 
 
 def review_json(decisions: Sequence[Decision],
-                upcoming: Sequence[tuple[str, AdviceReport]]) -> str:
+                upcoming: Sequence[tuple[str, str, AdviceReport]]) -> str:
     """The decisions and the next cards' advice as one JSON object."""
     return json.dumps({"decisions": [d.to_dict() for d in decisions],
-                       "next": [{"board": b, **r.to_dict()} for b, r in upcoming]},
+                       "next": [{"board": b, "where": w, **r.to_dict()}
+                                for b, w, r in upcoming]},
                       indent=2) + "\n"
 
 

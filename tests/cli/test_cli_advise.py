@@ -105,3 +105,34 @@ def test_a_boards_vulnerability_comes_from_its_number_without_a_tag():
                              'T7.A762.QJ853.K4 543.T98.76.QT872"]\n[Contract "3NT"]\n'
                              '[Declarer "S"]\n[Play "W"]\n*')
     assert board_arguments(game)["vul"] == Vulnerability.NS
+
+
+def test_a_files_review_tells_its_boards_apart(run_cli, tmp_path):
+    # The same boards in two files: each decision and each next card says where its board
+    # is (file and line) and its contract, so that two board 2s are not one run of lines.
+    text = (DATA / "single_dummy.pbn").read_text()
+    first, second = tmp_path / "a.pbn", tmp_path / "b.pbn"
+    first.write_text(text)
+    second.write_text(text)
+    args = ("--seat", "S", "-n", "5", "--seed", "1", "-q")
+    status, out, err = run_cli("advise", first, second, *args, "--format", "json")
+    assert status == 0, err
+    result = json.loads(out)
+    # (a game starts at the comment before its tags: "{Problem 2 ...}")
+    line = {n: 1 + text[:text.index(f"{{Problem {n}")].count("\n") for n in (1, 2, 3)}
+    contract = {"2": "6S by S", "3": "3NT by S"}
+    decisions = [(d["file"], d["line"], d["board"], d["contract"])
+                 for d in result["decisions"]]
+    expected = [(str(p), line[int(b)], b, contract[b]) for p in (first, second)
+                for b in ("2", "3")]
+    assert decisions == expected
+    assert [n["where"] for n in result["next"]] == [f"{p}:{line[n]}" for p in (first, second)
+                                                    for n in (1, 2, 3)]
+    status, out, _ = run_cli("advise", first, second, *args, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["file"], int(r["line"]), r["board"], r["contract"]) for r in rows] == expected
+    assert all(r["cost"] == str(round(float(r["cost"]), 9)) for r in rows)
+    status, out, _ = run_cli("advise", first, second, *args)
+    assert f"{first}:{line[2]}: board 2, 6S by S" in out
+    assert f"{second}:{line[2]}: board 2, 6S by S" in out
+    assert f"{second}:{line[1]}: board 1: the play stops here" in out
