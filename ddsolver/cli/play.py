@@ -89,7 +89,9 @@ def run(args: argparse.Namespace) -> int:
     if done == 0 and not failed and not inputs.no_games:
         # Asked to analyse play and there is none: a failure, as ``leads`` and ``review``
         # say of a run with nothing to do (a script must not read it as done).
-        print(f"{PROG}: no board has both a Contract and a Play section to analyse",
+        why = (f" (the warning{'s' * (inputs.warnings != 1)} above left some out)"
+               if inputs.warnings else "")
+        print(f"{PROG}: no board has both a Contract and a Play section to analyse{why}",
               file=sys.stderr)
         return FAILED
     if not args.quiet:

@@ -276,3 +276,19 @@ def test_play_db_saves_every_trace_and_resumes_after_an_interrupt(run_cli, tmp_p
     assert status == 0 and f"5 from {db}, 1 analysed now" in err, err
     assert "1 stored result did not read (damaged)" in err
     assert out.read_text() == reference.read_text()
+
+
+def test_a_play_the_lin_reader_left_out_is_named_in_the_summary(run_cli, tmp_path):
+    # West's H3 played by North after South's H2: the reader warns and leaves the play out; the summary
+    # must not read as though the file held no play at all without a word.
+    lin = ("pn|a,b,c,d|st||md|3S346TJH9QD69TC57K,S7H2347KD37JKC46A,S2KH58TD2458C389J,|rh||"
+           "ah|Board 9|sv|e|mb|p|mb|1S|mb|p|mb|2H|mb|p|mb|3H|mb|p|mb|3N|mb|p|mb|4H|mb|p|"
+           "mb|5H|mb|p|mb|p|mb|p|pg||pc|C3|pc|CT|pc|CK|pc|CA|pg||pc|HK|pc|H5|pc|H6|pc|H9|"
+           "pg||pc|H2|pc|H3|pg||\n")
+    path = tmp_path / "bad.lin"
+    path.write_text(lin)
+    status, out, err = run_cli("play", path)
+    assert status == 1 and out == ""
+    lines = err.strip().splitlines()
+    assert "H3" in lines[0] and "the play is left out" in lines[0]
+    assert lines[-1].endswith("(the warning above left some out)")
