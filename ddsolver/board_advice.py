@@ -32,7 +32,7 @@ from cardgames.play import Position
 from cardgames.scoring import Contract, Vulnerability
 
 from .advise import AdviceReport, advise
-from .boards import Inputs, label_of, located
+from .boards import Inputs, check_play, label_of, located
 
 __all__ = ["Decision", "parse_constraints", "board_arguments", "card_value", "review_board",
            "review_boards", "ReviewedBoard"]
@@ -173,7 +173,7 @@ def review_board(game: pbn.Game, seat: Seat, options: dict[str, Any],
         raise CardgamesError("a passed-out board has no play")
     deal = game.deal
     assert deal is not None  # board_arguments checked it
-    Position(deal, contract.strain, args["leader"], play)  # the real play, checked first
+    check_play(game, deal, contract.strain, args["leader"], source)  # the real play, first
     pos = Position(deal, contract.strain, args["leader"])
     out = []
     for i, card in enumerate(play):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cardgames import lin, pbn
-from cardgames.cards import Seat
+from cardgames.cards import Seat, Strain
 from cardgames.errors import CardgamesError, PBNError
 from cardgames.facts import BoardFacts
 from cardgames.hands import Deal
@@ -334,15 +334,24 @@ def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:
         raise PBNError(f"{label}no contract to analyse the play of", line=line, source=source)
     # The rules are checked here, while reading, so that a bad play is reported in file
     # order among the other reading errors, on the line of the card that breaks them.
-    position = Position(deal, contract.strain, leader)
-    for i, (card, card_line) in enumerate(cards):
+    check_play(game, deal, contract.strain, leader, source)
+    return PlayedBoard(source, line, game.board, contract, game, leader, won)
+
+
+def check_play(game: pbn.Game, deal: Deal, strain: Strain, leader: Seat,
+               source: str | None) -> None:
+    """Every card of the game's Play section by the rules, from ``leader``'s lead: else a
+    :class:`PBNError` on the line of the card that breaks them."""
+    tag = game.get("Play")
+    line = tag.line if tag is not None else game.line
+    position = Position(deal, strain, leader)
+    for i, (card, card_line) in enumerate(game.play_with_lines()):
         try:
             position.play(card)
         except CardgamesError as err:
-            raise PBNError(f"{label}card {i + 1} of the play (trick {i // 4 + 1}): {err}",
-                           line=card_line if card_line is not None else line,
+            raise PBNError(f"{label_of(game)}card {i + 1} of the play (trick {i // 4 + 1}): "
+                           f"{err}", line=card_line if card_line is not None else line,
                            source=source) from None
-    return PlayedBoard(source, line, game.board, contract, game, leader, won)
 
 
 def played_boards(inputs: Inputs, report: Callable[[str], None]) -> Iterator[PlayedBoard]:

@@ -39,7 +39,7 @@ from .advise import advise
 from .analysis import analyse_play
 from .board_advice import Decision, board_arguments
 from .board_leads import analyse_board, lead_board
-from .boards import Inputs, label_of, located
+from .boards import Inputs, check_play, label_of, located
 from .leads import TableLead, analyse_leads
 from .par import par
 from .solver import DEFAULT_TT_MB, Solver
@@ -256,6 +256,7 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
             else "defender")
     play = game.play
     leader = game.opening_leader or declarer.lho   # an ending's Play tag names its own
+    check_play(game, deal, contract.strain, leader, source)   # a bad card: on its line
     analysis = analyse_play(deal, contract.strain, leader, play, solver=solver,
                             declarer=declarer,
                             declarer_won=facts.declarer_won(deal.cards_per_hand))

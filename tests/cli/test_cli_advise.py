@@ -136,3 +136,19 @@ def test_a_files_review_tells_its_boards_apart(run_cli, tmp_path):
     assert f"{first}:{line[2]}: board 2, 6S by S" in out
     assert f"{second}:{line[2]}: board 2, 6S by S" in out
     assert f"{second}:{line[1]}: board 1: the play stops here" in out
+
+
+REVOKE = ('[Event "qa"]\n[South "Ann"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+          '[Deal "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872"]\n'
+          '[Declarer "S"]\n[Contract "4S"]\n[Result "10"]\n[Play "W"]\nHT HK H4 H2\n'
+          'S3 SA H5 S7\n*\n')    # East, holding spades, throws H5 on the second row
+
+
+def test_a_revoke_is_reported_on_its_cards_line_by_advise_and_review(run_cli, tmp_path):
+    path = tmp_path / "revoke.pbn"
+    path.write_text(REVOKE)
+    for argv in (("advise", path, "--seat", "S"), ("review", path, "--player", "Ann")):
+        status, _, err = run_cli(*argv, "-n", "3", "--seed", "1", "-q")
+        assert status == 1, argv
+        assert (f"{path}:12: board 1: card 6 of the play (trick 2): E cannot play H5"
+                in err), (argv, err)
