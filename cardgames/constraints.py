@@ -419,7 +419,9 @@ class Predicate(Constraint):
     With ``batch``, a test of a whole batch at once -- a function of the batch's
     :class:`~cardgames.evaluation.Features` returning a (B,) bool array -- it is vectorised
     like the built-in constraints: ``Predicate(batch=lambda f: f.lengths[:, 0] >
-    f.lengths[:, 1])``.  Given only ``batch``, one hand is tested as a batch of one.
+    f.lengths[:, 1])``.  Given only ``batch``, one hand is tested as a batch of one.  Given
+    both, they must be the same test in two forms: the sampler runs ``batch``, a single
+    hand (:meth:`accepts`, the worlds of single-dummy advice) runs ``fn``.
     """
 
     __slots__ = ("fn", "name", "batch")

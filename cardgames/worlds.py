@@ -22,7 +22,10 @@ no more of that suit; a card played is gone); what a defender's choice among car
 Cards a hidden hand must hold (its suit is the one a player void in it cannot take) are
 placed before the rest are shuffled, so sampling never wastes a deal on a show-out; the
 auction's constraints (:mod:`cardgames.constraints`, on the hand as it was dealt, played
-cards included) are applied by rejection within an attempt budget.
+cards included) are applied by rejection within an attempt budget.  A ``usually`` part
+(:class:`~cardgames.constraints.Usually`) keeps a hand outside it with its weight, a
+seeded draw, as the lead sampler does; a listing so thinned is a weighted sample of the
+worlds, not all of them, and says so (``exhaustive`` False).
 
 The deal may be an ending: every hand then starts with the same number of cards, fewer
 than 13, and the cards not in it are simply not in play.
@@ -40,8 +43,9 @@ import numpy as np
 
 from .cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from .constraint_syntax import as_constraint
-from .constraints import Constraint
+from .constraints import Constraint, usual
 from .errors import DealError, IllegalPlayError, SamplingError
+from .evaluation import Features
 from .hands import Deal, Hand
 from .play import trick_winner
 from .sampling import check_feasible, check_seed
@@ -275,6 +279,9 @@ class Worlds:
     def __len__(self) -> int:
         return len(self.deals)
 
+    def __repr__(self) -> str:    # (not every deal: a listing may hold 20,000)
+        return f"<Worlds: {self.how}>"
+
     def __iter__(self) -> Iterator[Deal]:
         return iter(self.deals)
 
@@ -347,13 +354,27 @@ def deal_worlds(view: View, *, samples: int = 200, seed: int | None = None,
         except SamplingError as err:
             raise SamplingError(f"no world meets the constraints: {err}", attempts=0) from None
 
+    # 'usually' parts: accepts() takes every hand, so the weight is drawn here, from the
+    # batch test of a batch of one, as the sampler draws it.
+    weighted = [(s, c) for s, c in cons if usual(c) is not c]
+    rng = np.random.default_rng(seed)
+    thinned = 0     # worlds of a listing left out by a 'usually' draw
+
     def make(parts: list[list[Card]]) -> Deal | None:
+        nonlocal thinned
         hands = list(view.hands)
         for s, extra in zip(hidden, parts):
             hands[s] = base[s] | Hand.from_cards(extra)
         for s, c in cons:
             hand = hands[s]
             if hand is None or not c.accepts(hand):  # (every hidden hand is made above)
+                return None
+        for s, c in weighted:
+            row = np.zeros((1, 52), dtype=bool)
+            row[0, [card.index for card in cast(Hand, hands[s])]] = True
+            kept = c._prefilter(Features(row, rng))
+            if kept is not None and not kept[0]:
+                thinned += 1
                 return None
         return Deal(tuple(hands))
 
@@ -367,8 +388,7 @@ def deal_worlds(view: View, *, samples: int = 200, seed: int | None = None,
                 deals.append(d)
         if not deals:
             raise SamplingError(_impossible(view, cons, attempts), attempts=attempts)
-        return Worlds(view, tuple(deals), True, total, attempts, seed)
-    rng = np.random.default_rng(seed)
+        return Worlds(view, tuple(deals), not thinned, total, attempts, seed)
     attempts = 0
     cut = np.cumsum(rest)[:-1]
     while len(deals) < samples:

@@ -8,7 +8,7 @@ The public API lives in :mod:`ddsolver.solver` and is re-exported here::
     deal = Deal.from_pbn("N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 T7.A762.QJ853.K4 543.T98.76.QT872")
     dd_table(deal).tricks("S", "NT")    # South declares no-trump: South's tricks
     solve(deal, "NT", "S")              # the same single number
-    card_scores(deal, "H", "W", played=["SA", "S2"])
+    card_scores(deal, "H", "N", played=["SA", "S6"])   # each card of South's, after them
     par(deal, vul="ns", dealer="E")     # par score (North-South's view) and contracts
     analyse_play(deal, "S", "W", ["HT", "HK", "H4", "H2"])   # tricks after each card
     analyse_leads("KQ72.J83.T94.A65", "4S", "S", samples=200, seed=1)  # Monte-Carlo leads

@@ -37,7 +37,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -119,9 +119,9 @@ class AdviceReport:
     rows: tuple[CardRow, ...]
     worlds: Worlds
     legal: tuple[Card, ...]
-    card_tricks: np.ndarray
+    card_tricks: np.ndarray = field(repr=False, compare=False)   # (in the rows)
     alphamu: AlphaMuResult | None = None
-    seconds: float = 0.0
+    seconds: float = field(default=0.0, compare=False)
 
     @property
     def mover(self) -> Seat:

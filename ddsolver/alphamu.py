@@ -54,7 +54,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike
 from cardgames.hands import Deal, Hand
@@ -134,7 +134,7 @@ class AlphaMuResult:
     depth: int
     nodes: int                    # αμ nodes searched
     leaves: int                   # double-dummy solves of one world
-    seconds: float
+    seconds: float = field(compare=False)
     fronts: dict[str, tuple[int, ...]]   # label -> its front (bit i: world i makes)
 
     @property

@@ -51,7 +51,7 @@ from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError, SamplingError
 from cardgames.hands import Deal, Hand
 from cardgames.play import Position
-from cardgames.sampling import derived_seed
+from cardgames.sampling import check_seed, derived_seed
 from cardgames.scoring import Contract, Vulnerability, imps, score
 from cardgames.worlds import View, Worlds, deal_worlds
 
@@ -428,6 +428,19 @@ def protocol_deals(count: int, seed: int, *, contract: str = "3NT", declarer: st
     ``tolerance`` tricks of the tricks needed (Cazenave and Ventos's protocol: 3NT by
     South, within one trick), dealt from ``seed``; the ``start``-th on (a resumed run asks
     for the same deals again and skips what is done)."""
+    if check_seed(seed) is None:
+        raise ValueError("protocol_deals needs a seed (a whole number 0 or more), so that "
+                         "the deals can be dealt again")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, int) or not 0 <= tolerance <= 13:
+        raise ValueError(f"tolerance must be a whole number of tricks from 0 to 13, got "
+                         f"{tolerance!r}")
+    for name, n in (("count", count), ("start", start)):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"{name} must be a whole number 0 or more, got {n!r}")
+    try:
+        declarer = Seat.parse(declarer).letter
+    except CardgamesError as err:
+        raise type(err)(f"declarer: {err}") from None
     bare = Contract.parse(contract)
     if bare is not None and bare.declarer is not None:
         raise ValueError(f"the contract {contract!r} names its declarer: give it without "

@@ -24,6 +24,7 @@ threads, one solver each (the core releases the GIL while it searches).
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -88,8 +89,10 @@ class DDTable:
     rows: tuple[tuple[int, ...], ...]
 
     def __post_init__(self) -> None:
-        try:
-            rows = tuple(tuple(int(v) for v in row) for row in self.rows)
+        try:   # whole numbers only (numpy's too): not 9.7, "9" or True
+            if any(isinstance(v, bool) for row in self.rows for v in row):
+                raise TypeError
+            rows = tuple(tuple(operator.index(v) for v in row) for row in self.rows)
         except (TypeError, ValueError):
             raise ValueError(f"a DD table is 4 rows of 5 ints, got {self.rows!r}") from None
         if len(rows) != 4 or any(len(row) != 5 for row in rows):

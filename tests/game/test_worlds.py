@@ -67,6 +67,34 @@ def test_sampling_is_seeded_and_respects_constraints():
     assert deal_worlds(v, samples=30, seed=8).deals != a.deals
 
 
+def test_usually_keeps_a_hand_outside_it_with_its_weight():
+    # accepts() takes every hand for 'usually': the weight must be drawn all the same.
+    never = deal_worlds(_view(["HT"], {"E": "usually(0) 5+ clubs"}), samples=200, seed=2)
+    assert all(d.east.length("C") >= 5 for d in never)
+    # Without the constraint some 20% of East's hands hold five clubs; at the weight 0.1
+    # about 20 / (20 + 0.1 * 80), 71%, do.
+    plain = deal_worlds(_view(["HT"]), samples=2000, seed=3)
+    weighted = deal_worlds(_view(["HT"], {"E": "usually 5+ clubs"}), samples=2000, seed=3)
+    p = sum(d.east.length("C") >= 5 for d in plain) / 2000
+    expected = p / (p + 0.1 * (1 - p))
+    share = sum(d.east.length("C") >= 5 for d in weighted) / 2000
+    assert abs(share - expected) < 4 * math.sqrt(expected * (1 - expected) / 2000)
+    assert deal_worlds(_view(["HT"], {"E": "usually 5+ clubs"}), samples=2000,
+                       seed=3).deals == weighted.deals
+
+
+def test_a_listing_thinned_by_usually_is_a_sample_and_says_so():
+    in_play = "N:AJT... Q7.2.. K98... 6.43.."
+    make = lambda c: View.make("S", {"S": "K98...", "N": "AJT..."}, "NT", "S", [],  # noqa
+                               in_play=in_play, constraints=c)
+    every = deal_worlds(make({"W": "usually(0.5) holds SQ"}), seed=1)
+    assert not every.exhaustive
+    assert 10 <= len(every) < 20      # the 10 with West's queen, about half the others
+    assert all(Card.parse("SQ") in d.west for d in deal_worlds(make({"W": "usually(0) holds SQ"}),
+                                                              seed=1))
+    assert deal_worlds(make({"W": "usually(1) holds SQ"}), seed=1).exhaustive
+
+
 def test_impossible_constraints_are_refused_by_arithmetic_before_dealing():
     # E and W share the 13 points South and North do not hold: 15 each is impossible, and
     # so are six hearts for West (his HT and the four unseen ones are all he can have).

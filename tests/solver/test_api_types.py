@@ -84,3 +84,43 @@ def test_analyse_leads_names_a_bad_argument(name, value):
 def test_analyse_leads_names_a_bad_known_hand():
     refused(lambda: ddsolver.analyse_leads(HAND, "4S", "S", samples=2, seed=1,
                                            known={"N": 1}), "known")
+
+
+@pytest.mark.parametrize("entry", [9.7, "9", True])
+def test_ddtable_takes_whole_numbers_only(entry):
+    # int() made 9.7 a 9 and took "9" and True; from_dict refused them.
+    refused(lambda: DDTable(((entry,) * 5,) * 4), "DD table")
+
+
+def test_ddtable_takes_numpy_integers():
+    import numpy as np
+    assert DDTable(((np.int64(9),) * 5,) * 4).rows[0] == (9,) * 5
+
+
+@pytest.mark.parametrize("args, kwargs, name", [
+    ((1, 1), {"tolerance": -1}, "tolerance"),       # looped for ever
+    ((1, -1), {}, "seed"), ((1, 1.5), {}, "seed"),
+    ((1, None), {}, "seed"),                          # fresh entropy: never dealt again
+    ((-1, 1), {}, "count"), ((1, 1), {"start": -2}, "start"),
+    ((1, 1), {"declarer": "Q"}, "declarer"),
+])
+def test_protocol_deals_checks_its_arguments(args, kwargs, name):
+    from ddsolver.duel import protocol_deals
+    refused(lambda: list(protocol_deals(*args, **kwargs)), name)
+
+
+def test_protocol_deals_takes_a_declarer_as_a_word():
+    from ddsolver.duel import protocol_deals
+    [deal] = protocol_deals(1, 1, declarer="north")
+    assert deal.contract.declarer.letter == "N"
+
+
+def test_advice_reports_compare_and_print_short():
+    # The generated == compared a numpy array (an error); the repr held every world.
+    from ddsolver import advise
+    args = ("AKQJ.AKQ.AKQ.AKQ", "7NT", "S")
+    kwargs = dict(seat="S", dummy="5432.5432.5432.5", played=["C2"], samples=30, seed=3)
+    a = advise(*args, **kwargs)
+    b = advise(*args, **kwargs, jobs=2)
+    assert a == b
+    assert len(repr(a)) < 5000 and "<Worlds: 30 sampled worlds (seed 3)" in repr(a)
