@@ -11,6 +11,7 @@ ranks 2..14 (ace = 14).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import IntEnum
@@ -293,8 +294,15 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        """Inverse of :attr:`index`."""
-        return ALL_CARDS[index]
+        """Inverse of :attr:`index` (0..51)."""
+        try:
+            i = operator.index(index)
+        except TypeError:
+            raise TypeError(f"a card index is a whole number 0..51, not "
+                            f"{type(index).__name__}") from None
+        if not 0 <= i < 52:     # (ALL_CARDS[-1] would be a card)
+            raise ValueError(f"a card index is 0..51, got {i}")
+        return ALL_CARDS[i]
 
     @property
     def index(self) -> int:

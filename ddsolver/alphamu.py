@@ -501,7 +501,8 @@ def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declar
         answer; what the tests compare with.
     :param _reference_leaves: the optimised search on the leaves of ``_plain`` (what the
         benchmark compares the batch leaves with).
-    :raises ValueError: depth below 1, no worlds, or a defender to move.
+    :raises ValueError: depth below 1, no worlds, a world that is not the view's, ``need``
+        or ``declarer_won`` out of range, or a defender to move.
     """
     if isinstance(worlds, Worlds):
         view = worlds.view
@@ -518,6 +519,17 @@ def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declar
     if view.to_move not in (decl, decl.partner):
         raise ValueError(f"αμ plays for declarer's side: {view.to_move.letter} is to move, "
                          f"a defender (use PIMC for the defence)")
+    before = 13 - view.cards_per_hand
+    for name, n, top in (("need", need, 13), ("declarer_won", declarer_won, before)):
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= top:
+            raise ValueError(f"{name} must be a whole number of tricks from 0 to {top}, "
+                             f"got {n!r}")
+    seen = [(seat, hand) for seat, hand in zip(Seat, view.hands) if hand is not None]
+    for i, deal in enumerate(deals):
+        wrong = next((seat for seat, hand in seen if deal[seat] != hand), None)
+        if wrong is not None:
+            raise ValueError(f"world {i + 1} is not one of the view's: {wrong.letter}'s hand "
+                             f"is {deal[wrong]}, the view sees {view.hands[wrong]}")
     jobs = check_jobs(jobs)
     won = declarer_won + view.tricks_won[decl & 1]
     s = _Search(deals, view, decl, need, won, jobs, tt_mb, progress, _plain,

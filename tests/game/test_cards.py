@@ -236,3 +236,11 @@ def test_a_card_may_name_its_suit_by_symbol_as_strains_do():
     assert [str(Card.parse(x)) for x in ("♠A", "10♥", "♦t", "♧2")] == ["SA", "HT", "DT", "C2"]
     with pytest.raises(ParseError, match="not a card"):
         Card.parse("♠Z")
+
+
+@pytest.mark.parametrize("index, error", [(-1, ValueError), (52, ValueError),
+                                          (1.5, TypeError), ("3", TypeError)])
+def test_from_index_refuses_what_is_not_a_card_index(index, error):
+    # ALL_CARDS[-1] is the club ace: -1 read as a card without a word.
+    with pytest.raises(error, match="card index"):
+        Card.from_index(index)

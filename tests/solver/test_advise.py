@@ -119,6 +119,25 @@ def test_threads_change_nothing():
     assert one.fronts == two.fronts and one.leaves == two.leaves
 
 
+@pytest.mark.parametrize("kwargs, match", [
+    ({"need": -3}, "need must be .* 0 to 13"), ({"need": 14}, "need"),
+    ({"need": 13, "declarer_won": 99}, "declarer_won must be .* 0 to 10"),
+])
+def test_alphamu_checks_its_tricks(kwargs, match):
+    _, worlds = _problem_worlds()
+    with pytest.raises(ValueError, match=match):
+        alphamu(worlds, declarer="S", depth=2, **kwargs)
+
+
+def test_alphamu_refuses_worlds_that_are_not_the_views():
+    # South's hand in the world contradicts the view: the best card would be one South
+    # does not hold.
+    view, _ = _problem_worlds()
+    wrong = Deal.from_pbn("N:AJT... Q9.2.. K87... 6.43..")
+    with pytest.raises(ValueError, match="world 1 is not one of the view's: S"):
+        alphamu([wrong], view, declarer="S", need=13)
+
+
 def _problem_worlds():
     v = View.make("S", {"S": "K98...", "N": "AJT..."}, "NT", "S", [],
                   in_play="N:AJT... Q7.2.. K98... 6.43..")
