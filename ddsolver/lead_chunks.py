@@ -30,6 +30,7 @@ import numpy as np
 
 from cardgames.cards import Card, Seat, Strain
 from cardgames.constraints import Constraint
+from cardgames.evaluation import Features
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler
 
@@ -92,9 +93,11 @@ class LeadJob:
     tt_mb: int
     token: str = ""                   # names one analysis: a worker thread's sampler of a
     #                                   block is kept for the next chunk of the same one
+    batch_predicate: Callable[[tuple[Features, ...]], np.ndarray] | None = None
 
     def sampler(self, block: int) -> Sampler:
         return Sampler(self.known, self.constraints, predicate=self.predicate,
+                       batch_predicate=self.batch_predicate,
                        seed=block_seed(self.seed, block), max_attempts=self.max_attempts,
                        max_seconds=self.max_seconds)
 

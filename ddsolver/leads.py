@@ -62,6 +62,7 @@ from cardgames.cards import Card, CardLike, Seat, SeatLike, runs
 from cardgames.constraint_syntax import as_constraint
 from cardgames.constraints import Constraint
 from cardgames.errors import CardgamesError
+from cardgames.evaluation import Features
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler, acceptance_rates, check_seed, draw_seed
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, contract_and_declarer
@@ -412,6 +413,7 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
                   constraints: Mapping[SeatLike, Constraint | str | Callable] | None = None,
                   known: Mapping[SeatLike, Hand | str] | None = None,
                   predicate: Callable[[Deal], bool] | None = None,
+                  batch_predicate: Callable[[tuple[Features, ...]], np.ndarray] | None = None,
                   samples: int = 1000, seed: int | None = None, jobs: int = 1,
                   criterion: str = "mean", z: float = Z95, stop_z: float | None = None,
                   min_samples: int = 100, batch: int = 100, tt_mb: int = DEFAULT_TT_MB,
@@ -430,6 +432,9 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         ``"15-17 hcp, balanced"``, or a predicate on a :class:`~cardgames.hands.Hand`).
     :param known: seat -> known cards of another hand (a whole hand, or a few cards).
     :param predicate: a test of the whole deal.
+    :param batch_predicate: a test of a batch of deals at once, vectorised (redeal's
+        ``accept``): see :class:`~cardgames.sampling.Sampler`, e.g. ``lambda f: f[0].hcp +
+        f[2].hcp >= 25`` (North-South's points).
     :param samples: deals to solve (the maximum, with ``stop_z``).
     :param seed: seed of the deals, a whole number 0 or more (None: one is drawn from
         :mod:`secrets` and kept in ``report.seed``, so the run can be repeated).
@@ -469,7 +474,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
         if given is not None and not isinstance(given, Mapping):
             raise TypeError(f"{name} must be a mapping seat -> {what} (a dict such as "
                             f"{{'N': ...}}), got {type(given).__name__}")
-    for name, f in (("predicate", predicate), ("progress", progress), ("on_games", on_games)):
+    for name, f in (("predicate", predicate), ("batch_predicate", batch_predicate),
+                    ("progress", progress), ("on_games", on_games)):
         if f is not None and not callable(f):
             raise TypeError(f"{name} must be a function (or None), got {type(f).__name__}")
     c, decl = contract_and_declarer(contract, declarer)
@@ -503,20 +509,23 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     cons = {Seat.parse(k): as_constraint(v) for k, v in (constraints or {}).items()}
     # Made here, and dropped, for its checks: constraints no deal can meet are refused now,
     # and so is a bad dealing budget (max_attempts, max_seconds).
-    Sampler(known_hands, cons, predicate=predicate, seed=seed,  # type: ignore[arg-type]
-            max_attempts=max_attempts, max_seconds=max_seconds)
+    Sampler(known_hands, cons, predicate=predicate,  # type: ignore[arg-type]
+            batch_predicate=batch_predicate, seed=seed, max_attempts=max_attempts,
+            max_seconds=max_seconds)
     cons_text = {s.letter: str(v) for s, v in sorted(cons.items())}
     for s, kh in sorted(known_hands.items()):
         if s != leader:
             cons_text[s.letter] = f"known {kh}"
-    if predicate is not None:
-        cons_text["deal"] = f"<{getattr(predicate, '__name__', 'predicate')}>"
+    deal_tests = [f"<{getattr(f, '__name__', 'predicate')}>"
+                  for f in (batch_predicate, predicate) if f is not None]
+    if deal_tests:
+        cons_text["deal"] = ", ".join(deal_tests)
 
     groups = lead_groups(h)
     decl_vul = vulnerability.is_vulnerable(decl)
     step = batch if stop_z is not None else samples
     job = LeadJob(known_hands, cons, predicate, seed, max_attempts, max_seconds, c.strain,
-                  leader, tuple(h.cards), tt_mb, secrets.token_hex(8))
+                  leader, tuple(h.cards), tt_mb, secrets.token_hex(8), batch_predicate)
     want_deals = keep_deals or on_games is not None
     pool: SolverPool | None = None
     if client is None:

@@ -584,3 +584,20 @@ def test_cli_file_without_contracts_has_nothing_to_analyse(capsys, tmp_path):
 def test_a_known_that_is_not_a_mapping_is_named():
     with pytest.raises(TypeError, match="known must be a mapping seat -> hand"):
         analyse_leads(WEST, "4S", "S", known=["N"])  # type: ignore[arg-type]
+
+
+def test_a_vectorised_deal_test_deals_what_the_same_test_one_deal_at_a_time_deals():
+    # redeal's accept, vectorised: North-South hold 25 or more between them.
+    def by_batch(f):
+        return f[0].hcp + f[2].hcp >= 25
+
+    def by_deal(d):
+        return d.north.hcp + d.south.hcp >= 25
+
+    args = ("KQ72.J83.T94.A65", "3NT", "S")
+    fast = analyse_leads(*args, samples=30, seed=4, batch_predicate=by_batch)
+    slow = analyse_leads(*args, samples=30, seed=4, predicate=by_deal)
+    assert fast.deals == slow.deals and all(by_deal(d) for d in fast.deals)
+    assert fast.constraints == {"deal": "<by_batch>"}
+    with pytest.raises(TypeError, match="batch_predicate"):
+        analyse_leads(*args, samples=5, seed=1, batch_predicate=3)
