@@ -59,7 +59,7 @@ __all__ = ["Batch", "add_batch_options", "add_store_options", "summary_line",
 
 #: What a batch command keeps in the store, as its messages name it.
 _NOUNS = {"tables": ("table", "tables"), "traces": ("play analysis", "play analyses"),
-          "plays": ("played deal", "played deals"),
+          "plays": ("play", "plays"),   # a deal played by one declarer
           "reviews": ("reviewed board", "reviewed boards")}
 
 
@@ -132,10 +132,11 @@ def interrupted_message(done: int, store: ResultStore | None, kind: str = "table
     ``"plays"``, ``"reviews"``); ``done`` counts ``unit`` s."""
     boards = f"{done} {unit}{'s' * (done != 1)}"
     if store is None:
-        return (f"{PROG}: interrupted after {boards}; nothing is kept between runs without "
-                "--db FILE")
+        return (f"{PROG}: interrupted after {boards} written; nothing is kept between runs "
+                "without --db FILE")
     noun = _NOUNS[kind]
-    return (f"{PROG}: interrupted after {boards}; {store.added} new "
+    # (the store may hold a board or two more than were written: done, not yet shown)
+    return (f"{PROG}: interrupted after {boards} written; {store.added} new "
             f"{noun[store.added != 1]} saved in {store.path} ({store.count(kind)} in all). "
             "Run the same command with --resume to go on from there.")
 

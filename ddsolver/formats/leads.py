@@ -78,7 +78,7 @@ def report_text(report: LeadReport) -> str:
         stop = ", stopped early: best lead clear" + (
             " (but for the leads tied with it)" if any(r.tied for r in report.rows) else "")
     cons = "by seat:" if report.constraints else "none"
-    lines.append(f"{report.samples} deals, seed {report.seed}, acceptance rate "
+    lines.append(f"{report.samples} deal{'s' * (report.samples != 1)}, seed {report.seed}, acceptance rate "
                  f"{100 * report.acceptance_rate:.3g}% ({report.attempts:,} dealt){stop}; "
                  f"constraints: {cons}")
     lines += _constraint_lines(report)

@@ -95,8 +95,9 @@ def board_text(board: PlayedBoard, analysis: PlayAnalysis) -> str:
         verdict = ("what there was" if d == 0 else
                    f"{d} trick{'s' * (d != 1)} more than there was" if d > 0 else
                    f"{-d} trick{'s' * (d != -1)} fewer than there was")
-        head += (f"; claimed {claim['claimed']} after {claim['after_cards']} cards, double "
-                 f"dummy {claim['dd']} there: {verdict}")
+        after = claim["after_cards"]
+        head += (f"; claimed {claim['claimed']} after {after} card{'s' * (after != 1)}, "
+                 f"double dummy {claim['dd']} there: {verdict}")
     elif rec["result_tag"] is not None and rec["result_tag"] != rec["tricks_taken"]:
         head += f"; the Result tag says {rec['result_tag']}"
     lines.append(head)

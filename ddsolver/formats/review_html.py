@@ -220,7 +220,7 @@ def _board_html(r: BoardReview, index: int) -> str:
                             f"{100 * best_chance:.0f}%</span>"))
     if r.claim is not None:
         after, claimed, there = r.claim
-        verdicts.append(f"Claim after {after} cards: {claimed} tricks, double dummy {there}")
+        verdicts.append(f"Claim after {after} card{'s' * (after != 1)}: {claimed} tricks, double dummy {there}")
     if verdicts:
         parts.append('<ul class="verdicts">' + "".join(f"<li>{v}</li>" for v in verdicts)
                      + "</ul>")

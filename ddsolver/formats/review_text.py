@@ -69,7 +69,7 @@ def board_text(r: BoardReview) -> str:
                          f"; the best, {best}, in {100 * best_chance:.0f}%"))
     if r.claim is not None:
         after, claimed, there = r.claim
-        lines.append(f"  claim after {after} cards: {claimed} tricks, double dummy {there}"
+        lines.append(f"  claim after {after} card{'s' * (after != 1)}: {claimed} tricks, double dummy {there}"
                      + (f": {r.claim_tricks} trick{'s' * (r.claim_tricks != 1)} given up"
                         if r.claim_tricks else ""))
     if not r.costly and r.role != "dummy":

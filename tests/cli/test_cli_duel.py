@@ -104,7 +104,7 @@ def test_a_stored_run_is_resumed_without_playing_again(run_cli, tmp_path):
     status, out, err = run_cli("duel", "--deals", "3", "--seed", "3", "-w", "4",
                                "--defence", "dd", "--format", "json", "--db", db, "--resume")
     assert status == 0
-    assert "resuming with 4 played deals" in err      # two deals, two plays each
+    assert "resuming with 4 plays" in err      # two deals, two declarers each
     assert "2 from" in err and "1 played now" in err
     assert _plays(json.loads(out))[:4] == _plays(json.loads(first))
     # Other settings (worlds) are another question: nothing reused.

@@ -86,7 +86,7 @@ def test_a_claim_ends_the_play_and_is_set_against_double_dummy(run_cli, tmp_path
     assert game["claim"] == {"after_cards": 1, "claimed": 10, "dd": 13, "difference": -3}
     assert game["tricks_taken"] is None and game["result_tag"] == 10
     status, out, _ = run_cli("play", path, "-q")
-    assert "claimed 10 after 1 cards, double dummy 13 there: 3 tricks fewer" in out
+    assert "claimed 10 after 1 card, double dummy 13 there: 3 tricks fewer" in out
     # Every claim of the real files against the double-dummy trace at its point.
     claims = 0
     for real in real_lin_files():
