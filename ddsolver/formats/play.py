@@ -100,6 +100,10 @@ def board_text(board: PlayedBoard, analysis: PlayAnalysis) -> str:
                  f"double dummy {claim['dd']} there: {verdict}")
     elif rec["result_tag"] is not None and rec["result_tag"] != rec["tricks_taken"]:
         head += f"; the Result tag says {rec['result_tag']}"
+    elif rec["result_tag"] is None and board.game.known("Result"):
+        # (PBN's Result is declarer's tricks; a score or "NS 10" is no trick count)
+        head += (f"; the Result tag {board.game.known('Result')!r} is not a trick count "
+                 f"(0-13), so it is not judged")
     lines.append(head)
     lines.append("trick  lead  cards in play order    DD after")
     for start_index in range(0, len(rec["cards"]), 4):

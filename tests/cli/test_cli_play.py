@@ -292,3 +292,11 @@ def test_a_play_the_lin_reader_left_out_is_named_in_the_summary(run_cli, tmp_pat
     lines = err.strip().splitlines()
     assert "H3" in lines[0] and "the play is left out" in lines[0]
     assert lines[-1].endswith("(the warning above left some out)")
+
+
+@pytest.mark.parametrize("result", ["14", "NS 10", "-1"])
+def test_a_result_that_is_no_trick_count_is_said_not_dropped(run_cli, tmp_path, result):
+    game = ending_game(1, SQUEEZE[:4], extra=f'[Result "{result}"]\n')
+    status, out, _ = run_cli("play", write(tmp_path, game), "-q")
+    assert status == 0
+    assert f"the Result tag '{result}' is not a trick count (0-13)" in out
