@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from cardgames.cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from cardgames.hands import Deal
@@ -110,6 +111,17 @@ class PlayAnalysis:
             return sum(e.cost for e in self.errors if e.declaring == (key == "DECLARER"))
         seat = Seat.parse(side)
         return sum(e.cost for e in self.errors if e.seat.is_ns == seat.is_ns)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as JSON-ready data: the deal (PBN), strain, leader, declarer, the
+        cards, ``tricks``, ``declarer_won`` and each costly card."""
+        return {"deal": self.deal.to_pbn(), "strain": self.strain.letter,
+                "leader": self.leader.letter, "declarer": self.declarer.letter,
+                "played": [str(c) for c in self.played], "tricks": list(self.tricks),
+                "declarer_won": self.declarer_won,
+                "errors": [{"index": e.index, "trick": e.trick, "seat": e.seat.letter,
+                            "card": str(e.card), "declaring": e.declaring, "cost": e.cost,
+                            "before": e.before, "after": e.after} for e in self.errors]}
 
     def __str__(self) -> str:
         head = (f"{self.strain.letter} by {self.declarer.letter}, {len(self.played)} cards: "

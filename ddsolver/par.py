@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from cardgames.cards import Seat, SeatLike, Strain
 from cardgames.errors import DealError, ParseError
@@ -167,6 +168,11 @@ class ParResult:
         if not self.contracts:
             return ("0", "pass")
         return (str(self.score),) + tuple(c.dds_text for c in self.contracts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"score": 620, "contracts": ["4SN="], "vul": "None", "dealer": "N"}`` (JSON)."""
+        return {"score": int(self.score), "contracts": [str(c) for c in self.contracts],
+                "vul": str(self.vul), "dealer": self.dealer.letter}
 
     def __str__(self) -> str:
         """``NS 300: 4DEWx-2``, ``NS -620: 4SE=, 4HW=``; ``NS 0: passed out``."""

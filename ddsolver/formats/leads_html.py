@@ -260,8 +260,8 @@ def _chart_svg(row: LeadRow, counts: np.ndarray, lo: int, hi: int, top: int, set
     parts.append(f'<text x="{_W - _RIGHT}" y="{_TOP - 32}" text-anchor="end" font-size="9.5" '
                  f'fill="{SET_TEXT_COLOUR}">set {_f(row.p_set, 1, scale=100)}%</text>')
     parts += labels
-    n = int(counts.sum())
-    title = f"{row.label}: tricks for the leader's side over {n} deal{'s' * (n != 1)}"
+    deals = int(counts.sum())
+    title = f"{row.label}: tricks for the leader's side over {deals} deal{'s' * (deals != 1)}"
     return (f'<svg class="dist" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" '
             f'width="{_W}" height="{_H}" role="img" font-family="DejaVu Sans,Arial,sans-serif">'
             f"<title>{esc(title)}</title>{''.join(parts)}</svg>")

@@ -33,7 +33,8 @@ def par_record(result: ParResult | None) -> dict | None:
     """``{"score": int (North-South's view), "contracts": ["4SN=", ...]}`` or None."""
     if result is None:
         return None
-    return {"score": int(result.score), "contracts": [str(c) for c in result.contracts]}
+    d = result.to_dict()
+    return {"score": d["score"], "contracts": d["contracts"]}
 
 
 def par_text(result: ParResult) -> str:

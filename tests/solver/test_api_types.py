@@ -124,3 +124,16 @@ def test_advice_reports_compare_and_print_short():
     b = advise(*args, **kwargs, jobs=2)
     assert a == b
     assert len(repr(a)) < 5000 and "<Worlds: 30 sampled worlds (seed 3)" in repr(a)
+
+
+def test_par_and_play_analyses_give_json_ready_dicts():
+    import json
+    result = ddsolver.par(DEAL, vul="ns", dealer="E")
+    d = json.loads(json.dumps(result.to_dict()))
+    assert d == {"score": result.score, "contracts": [str(c) for c in result.contracts],
+                 "vul": "NS", "dealer": "E"}
+    a = ddsolver.analyse_play(DEAL, "S", "W", ["HT", "HK", "H4", "H2"])
+    d = json.loads(json.dumps(a.to_dict()))
+    assert d["tricks"] == a.tricks and d["declarer"] == "S" and d["played"][1] == "HK"
+    assert [(e["card"], e["cost"], e["declaring"]) for e in d["errors"]] == \
+        [(str(e.card), e.cost, e.declaring) for e in a.errors]
