@@ -11,6 +11,7 @@ ranks 2..14 (ace = 14).
 
 from __future__ import annotations
 
+import numbers
 import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -38,9 +39,9 @@ class Seat(IntEnum):
         """
         if isinstance(value, Seat):
             return value
-        if isinstance(value, int) and not isinstance(value, bool):
-            if 0 <= value <= 3:
-                return cls(value)
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            if 0 <= value <= 3:    # (numpy's integers too)
+                return cls(int(value))
             raise ParseError("seat number must be 0..3", str(value))
         if isinstance(value, str):
             key = value.strip().upper()
@@ -109,9 +110,9 @@ class Strain(IntEnum):
             return value
         if isinstance(value, Suit):
             return cls(int(value))
-        if isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
             if 0 <= value <= 4:
-                return cls(value)
+                return cls(int(value))
             raise ParseError("strain number must be 0..4", str(value))
         if isinstance(value, str):
             key = value.strip().upper()
@@ -170,7 +171,8 @@ class Suit(IntEnum):
         """
         if isinstance(value, Suit):
             return value
-        if isinstance(value, (Strain, str)) or (isinstance(value, int) and not isinstance(value, bool)):
+        if isinstance(value, (Strain, str)) or (isinstance(value, numbers.Integral) and
+                                                not isinstance(value, bool)):
             try:
                 strain = Strain.parse(value)
             except ParseError as err:
@@ -228,9 +230,9 @@ class Rank(IntEnum):
         """
         if isinstance(value, Rank):
             return value
-        if isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
             if 2 <= value <= 14:
-                return cls(value)
+                return cls(int(value))
             raise ParseError("rank number must be 2..14", str(value))
         if isinstance(value, str):
             key = value.strip().upper()

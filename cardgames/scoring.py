@@ -21,6 +21,7 @@ passed-out case.
 
 from __future__ import annotations
 
+import numbers
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
@@ -510,7 +511,7 @@ def imps(diff: float) -> int:
     :raises TypeError: if ``diff`` is not a number.
     :raises ValueError: if it is NaN (no difference at all, not 24 IMPs).
     """
-    if isinstance(diff, bool) or not isinstance(diff, (int, float)):
+    if isinstance(diff, bool) or not isinstance(diff, numbers.Real):
         raise TypeError(f"expected a score difference, not {type(diff).__name__}")
     if diff != diff:
         raise ValueError("a score difference of NaN has no IMPs")
@@ -534,7 +535,7 @@ def matchpoints(scores: Sequence[float], *, win: float = 2.0, tie: float = 1.0) 
     """
     values = list(scores)
     for s in values:
-        if isinstance(s, bool) or not isinstance(s, (int, float)):
+        if isinstance(s, bool) or not isinstance(s, numbers.Real):
             raise TypeError(f"expected numeric scores, not {type(s).__name__}")
         if s != s:
             raise ValueError("a score of NaN cannot be matchpointed")

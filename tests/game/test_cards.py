@@ -244,3 +244,14 @@ def test_from_index_refuses_what_is_not_a_card_index(index, error):
     # ALL_CARDS[-1] is the club ace: -1 read as a card without a word.
     with pytest.raises(error, match="card index"):
         Card.from_index(index)
+
+
+def test_numpy_integers_read_as_seats_strains_suits_and_ranks():
+    import numpy as np
+
+    from cardgames.scoring import imps, matchpoints
+    assert Seat.parse(np.int64(2)) is Seat.SOUTH and Strain.parse(np.int32(4)) is Strain.NOTRUMP
+    assert Suit.parse(np.int8(1)) is Suit.HEARTS and Rank.parse(np.int64(14)) is Rank.ACE
+    assert imps(np.int64(30)) == 1 and matchpoints([np.int64(420), 450]) == [0.0, 2.0]
+    with pytest.raises(ParseError):
+        Seat.parse(np.int64(4))
