@@ -123,8 +123,11 @@ def review_text(decisions: Sequence[Decision],
                       f"{f', {d.contract}' if d.contract else ''}"]
         mark = "?" if d.worse else " "
         cost = f"  costs {d.cost:.3f} against {d.best}" if d.worse else ""
+        # (a card as good as the best is not told that another card is "best")
+        best = (f"best {d.best} {d.best_value:.3f}" if d.worse or str(d.card) in
+                d.best.split("/") else f"as good as the best, {d.best}")
         lines.append(f"{mark} board {d.board} trick {d.trick:>2} {d.seat.letter} {d.card!s:<4}"
-                     f"{d.value:>8.3f} (best {d.best} {d.best_value:.3f}; {d.worlds} "
+                     f"{d.value:>8.3f} ({best}; {d.worlds} "
                      f"{'listed' if d.exhaustive else 'sampled'} worlds){cost}")
     worse = sum(d.worse for d in decisions)
     lines.append("")

@@ -152,3 +152,17 @@ def test_a_revoke_is_reported_on_its_cards_line_by_advise_and_review(run_cli, tm
         assert status == 1, argv
         assert (f"{path}:12: board 1: card 6 of the play (trick 2): E cannot play H5"
                 in err), (argv, err)
+
+
+def test_a_card_as_good_as_the_best_is_not_told_another_is_best():
+    from cardgames.cards import Card, Seat
+    from ddsolver.board_advice import Decision
+    from ddsolver.formats.advice import review_text
+    tie = Decision("1", 2, Seat.NORTH, Card.parse("H6"), "SA/SK/SQ", 12.0, 12.0, 20, False)
+    same = Decision("1", 3, Seat.NORTH, Card.parse("SK"), "SA/SK/SQ", 12.0, 12.0, 20, False)
+    worse = Decision("1", 4, Seat.NORTH, Card.parse("H2"), "SA/SK/SQ", 11.0, 12.0, 20, False)
+    lines = review_text([tie, same, worse], [], Seat.NORTH, "pimc", 2).splitlines()
+    assert "(as good as the best, SA/SK/SQ;" in next(x for x in lines if " H6 " in x)
+    assert "(best SA/SK/SQ 12.000;" in next(x for x in lines if " SK " in x)
+    worse_line = next(x for x in lines if " H2 " in x)
+    assert worse_line.startswith("?") and "costs 1.000 against SA/SK/SQ" in worse_line
