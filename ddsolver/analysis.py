@@ -32,7 +32,7 @@ from cardgames.cards import Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from cardgames.hands import Deal
 from cardgames.play import Position
 
-from .errors import IllegalPlayError, ParseError
+from .errors import DealError, IllegalPlayError, ParseError
 from .solver import DEFAULT_TT_MB, Solver, as_deal, played_items, thread_solver
 
 __all__ = ["CostlyCard", "PlayAnalysis", "analyse_play", "analysis_of_trace"]
@@ -164,12 +164,12 @@ def analyse_play(deal: Deal | str, strain: StrainLike, leader: SeatLike,
         side (default: the leader's right-hand opponent, as a whole deal must have it).
     :param declarer_won: of an ending, the tricks declarer's side won before it (PBN's
         ``DeclarerWon``), counted in the tricks; 0 to 13 less the cards a hand.
-    :raises DealError: if a hand is unknown or the hands are unequal.
+    :raises DealError: if a hand is unknown or the hands are unequal, or for a
+        ``declarer_won`` out of range.
     :raises ParseError: for a bad strain, seat or card, or a malformed PBN string.
-    :raises IllegalPlayError: for a card not held by the player to move, or a revoke; the
-        message names the card and its place in the play.
-    :raises ValueError: for a whole deal whose leader is not declarer's left-hand opponent,
-        or a ``declarer_won`` out of range.
+    :raises IllegalPlayError: for a card not held by the player to move, or a revoke (the
+        message names the card and its place in the play); for a whole deal whose leader
+        is not declarer's left-hand opponent.
     :raises TypeError: for a ``played`` that is not cards, a ``solver`` that is not a
         :class:`Solver`, a ``tt_mb`` that is not an int.
     """
@@ -209,11 +209,12 @@ def _check_ending(deal: Deal, leader: Seat, declarer: Seat, won: int) -> None:
         raise TypeError(f"declarer_won must be an int, got {type(won).__name__}")
     before = 13 - deal.cards_per_hand
     if not 0 <= won <= before:
-        raise ValueError(f"declarer_won is {won}: the tricks declarer's side won before "
-                         f"{'the deal' if not before else 'this ending'} are 0 to {before}")
+        raise DealError(f"declarer_won is {won}: the tricks declarer's side won before "
+                        f"{'the deal' if not before else 'this ending'} are 0 to {before}")
     if before == 0 and declarer != leader.rho:
-        raise ValueError(f"the opening lead is {leader.letter}'s but declarer "
-                         f"{declarer.letter}'s left-hand opponent is {declarer.lho.letter}")
+        raise IllegalPlayError(f"the opening lead is {leader.letter}'s but declarer "
+                               f"{declarer.letter}'s left-hand opponent is "
+                               f"{declarer.lho.letter}")
 
 
 def analysis_of_trace(deal: Deal, strain: Strain, leader: Seat, cards: Sequence[Card],
