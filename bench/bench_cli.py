@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bench_deals import shuffled_deals, write_pbn
-from bench_env import ROOT, cpus, die, git_revision, load_average, prefer_checkout
+from bench_env import cpus, die, git_revision, load_average, measured_root, prefer_checkout
 from dds_peer import SEAT_LETTERS, STRAIN_LETTERS, Dds
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     n = len(deals)
     load = load_average()
     print(f"command: {command}")
-    print(f"ddsolver {git_revision()} ({ROOT}), endplay {dds.endplay_version}, Python "
+    print(f"ddsolver {git_revision()} ({measured_root()}), endplay {dds.endplay_version}, Python "
           f"{platform.python_version()}, {cpus()} CPUs, load average {load:.2f}")
     print(f"{n} random deals (seed {args.seed}); ours = `ddsolver table --format json` "
           "end to end (PBN in, tables + par, JSON out); DDS = CalcAllTables via endplay")

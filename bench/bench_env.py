@@ -8,6 +8,7 @@ is in.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import resource
@@ -44,14 +45,27 @@ def say(text: str) -> None:
     tqdm.write(text, file=sys.stderr)
 
 
-def git_revision() -> str:
-    """The checkout's short revision, with ``+uncommitted changes`` when the measured code
-    (ddsolver, cardgames, setup.py) differs from it; ``?`` outside a git checkout."""
+def measured_root() -> Path:
+    """The directory holding the ddsolver that is measured: this checkout when
+    :func:`prefer_checkout` chose it, else wherever the installed package lives (found
+    without importing it)."""
+    spec = importlib.util.find_spec("ddsolver")
+    if spec is None or spec.origin is None:
+        return ROOT
+    return Path(spec.origin).resolve().parents[1]
+
+
+def git_revision(where: Path | None = None) -> str:
+    """The short revision of the checkout the measured ddsolver comes from (``where``,
+    default :func:`measured_root`), with ``+uncommitted changes`` when the measured code
+    (ddsolver, cardgames, setup.py) differs from it; ``?`` outside a git checkout (an
+    installed wheel, say)."""
+    where = measured_root() if where is None else where
     try:
-        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+        rev = subprocess.run(["git", "-C", str(where), "rev-parse", "--short", "HEAD"],
                              capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--",
-                                "ddsolver", "cardgames", "setup.py"],
+        dirty = subprocess.run(["git", "-C", str(where), "status", "--porcelain", "--",
+                                ":/ddsolver", ":/cardgames", ":/setup.py"],
                                capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "?"

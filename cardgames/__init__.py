@@ -16,9 +16,10 @@ from .errors import (
     IllegalPlayError,
     ParseError,
     PBNError,
+    SamplingError,
 )
 from .hands import Deal, Hand
 
 __all__ = ["Card", "Rank", "Seat", "Strain", "Suit", "Hand", "Deal", "Auction", "Call",
            "CardgamesError", "ParseError", "DealError", "IllegalPlayError", "PBNError",
-           "IllegalCallError", "BiddingSystemError"]
+           "IllegalCallError", "BiddingSystemError", "SamplingError"]
