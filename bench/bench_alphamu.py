@@ -43,7 +43,7 @@ import sys
 import time
 
 import numpy as np
-from bench_env import prefer_checkout
+from bench_env import prefer_checkout, whole
 from dds_peer import Dds, masks
 
 prefer_checkout()
@@ -151,17 +151,25 @@ def need_of(solver: Solver, deal: Deal, pos: Position, declarer: Seat) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=10,
+    ap.add_argument("--deals", type=whole(1), default=10,
                     help="3NT deals for the first-trick and mid-deal decisions (10)")
-    ap.add_argument("--positions", type=int, default=20)
-    ap.add_argument("--worlds", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--depths", default="1,2,3")
-    ap.add_argument("--quick", action="store_true", help="3 deals, 5 positions, M = 1 and 2")
+    ap.add_argument("--positions", type=whole(1), default=20)
+    ap.add_argument("--worlds", type=whole(1), default=20)
+    ap.add_argument("--seed", type=whole(0), default=1)
+    ap.add_argument("--depths", default=None, help="depths M to time, e.g. 1,2,3 (the default)")
+    ap.add_argument("--quick", action="store_true",
+                    help="3 deals, 5 positions, M = 1 and 2 (explicit options win)")
     args = ap.parse_args()
-    if args.quick:
-        args.deals, args.positions, args.depths = 3, 5, "1,2"
-    depths = [int(x) for x in args.depths.split(",")]
+    quick = {"deals": 3, "positions": 5, "depths": "1,2"} if args.quick else {}
+    for name, value in quick.items():
+        if not any(a == f"--{name}" or a.startswith(f"--{name}=") for a in sys.argv[1:]):
+            setattr(args, name, value)
+    try:
+        depths = [int(x) for x in (args.depths or "1,2,3").split(",")]
+    except ValueError:
+        ap.error(f"--depths: whole numbers separated by commas, not {args.depths!r}")
+    if any(m < 1 for m in depths):
+        ap.error(f"--depths: each depth at least 1, not {args.depths!r}")
     solver = Solver()
 
     print(f"αμ decisions: {args.deals} deals of 3NT by South (8-10 tricks double dummy), "

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bench_deals import shuffled_deals, write_pbn
-from bench_env import cpus, die, git_revision, load_average, measured_root, prefer_checkout
+from bench_env import cpus, die, git_revision, load_average, measured_root, prefer_checkout, whole
 from dds_peer import SEAT_LETTERS, STRAIN_LETTERS, Dds
 
 if TYPE_CHECKING:
@@ -78,14 +78,17 @@ def main(argv: list[str] | None = None) -> int:
     # 100 deals: boards per second is a throughput, and the per-deal ratio to DDS ranges
     # from 0.5 to 1.5 on random deals, so a few dozen deals give a figure that moves with
     # the sample (seed 1's first 24 deals: 0.87 of DDS's time; its first 100: 0.71).
-    parser.add_argument("--deals", type=int, default=100, help="random deals (default 100)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument("--deals", type=whole(1), default=100, help="random deals (default 100)")
+    parser.add_argument("--seed", type=whole(0), default=1, help="seed of the deals (default 1)")
     parser.add_argument("--jobs", default="1,2",
                         help="comma-separated job counts to time (default 1,2)")
-    parser.add_argument("--tt-mb", type=int, default=None,
+    parser.add_argument("--tt-mb", type=whole(1), default=None,
                         help="our transposition-table size per thread (default: ddsolver's)")
     args = parser.parse_args(argv)
-    jobs_list = [int(j) for j in args.jobs.split(",") if j.strip()]
+    try:
+        jobs_list = [int(j) for j in args.jobs.split(",") if j.strip()]
+    except ValueError:
+        parser.error(f"--jobs: whole numbers separated by commas, not {args.jobs!r}")
     if args.deals < 1 or not jobs_list or min(jobs_list) < 1:
         die("--deals and every --jobs value must be at least 1")
 

@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 from bench_deals import shuffled_deals, write_pbn
-from bench_env import cpus, die, git_revision, load_average, prefer_checkout
+from bench_env import cpus, die, git_revision, load_average, prefer_checkout, whole
 from dds_peer import masks
 
 prefer_checkout()  # measure this checkout, not an installed copy
@@ -108,13 +108,13 @@ def loopback_bytes() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=24, help="random deals (default 24)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    parser.add_argument("--rounds", type=int, default=1,
+    parser.add_argument("--deals", type=whole(1), default=24, help="random deals (default 24)")
+    parser.add_argument("--seed", type=whole(0), default=1, help="seed of the deals (default 1)")
+    parser.add_argument("--rounds", type=whole(1), default=1,
                         help="rounds of the four runs, the order rotating (default 1)")
-    parser.add_argument("--noop-tasks", type=int, default=2000,
+    parser.add_argument("--noop-tasks", type=whole(1), default=2000,
                         help="empty tasks timed for the scheduler's cost (default 2000)")
-    parser.add_argument("--leads", type=int, default=0, metavar="N",
+    parser.add_argument("--leads", type=whole(0), default=0, metavar="N",
                         help="also time the lead analysis on N deals (default: not)")
     args = parser.parse_args(argv)
     for name in ("distributed", "tornado"):  # Dask's own log lines: not the figures

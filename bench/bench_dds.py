@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from bench_dds_report import Run, Sample, Section, report
 from bench_deals import DEFAULT_LARGEST, random_boards, read_dds_txt
-from bench_env import BENCH, ROOT, die, load_average, peak_rss_mb, prefer_checkout, say
+from bench_env import BENCH, ROOT, die, load_average, peak_rss_mb, prefer_checkout, say, whole
 from dds_peer import SEAT_LETTERS, STRAIN_LETTERS, Dds, masks
 from our_solver import Ours
 
@@ -415,10 +415,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         f"(default: all)")
     p.add_argument("--tt-mb", type=int, default=None,
                    help="our transposition table size in MB (default: ddsolver's default)")
-    p.add_argument("--jobs-deals", type=int, default=None,
+    p.add_argument("--jobs-deals", type=whole(1), default=None,
                    help="deals for the jobs section, the first of the random deals "
                         "(default 40; 10 with --quick)")
-    p.add_argument("--nodes-deals", type=int, default=None,
+    p.add_argument("--nodes-deals", type=whole(1), default=None,
                    help="deals for the nodes section, the first of the random deals "
                         "(default 50; 10 with --quick)")
     p.add_argument("--largest", type=int, default=None, metavar="N",

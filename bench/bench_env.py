@@ -8,12 +8,14 @@ is in.
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import os
 import platform
 import resource
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
@@ -37,6 +39,32 @@ def die(message: str, status: int = 2) -> NoReturn:
     """
     print(f"{Path(sys.argv[0]).stem or 'bench'}: {message}", file=sys.stderr)
     sys.exit(status)
+
+
+def whole(low: int = 0) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number of at least ``low`` (a seed: 0; a count: 1),
+    else argparse's usage error naming the option and the value."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if n < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {n}")
+        return n
+    parse.__name__ = f"whole number >= {low}"
+    return parse
+
+
+def positive(text: str) -> float:
+    """An argparse ``type``: a number above 0 (``inf`` allowed)."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return x
 
 
 def say(text: str) -> None:

@@ -63,7 +63,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench_env import ROOT, cpu_model, die, git_revision, load_average, prefer_checkout, say
+from bench_env import ROOT, cpu_model, die, git_revision, load_average, positive, prefer_checkout, say, whole
 
 prefer_checkout()
 
@@ -493,46 +493,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="*", type=Path,
                         help="PBN or LIN files, read as their content says (default: every "
                              ".pbn of ../shared/realpbn)")
-    parser.add_argument("-n", "--samples", type=int, default=50, help="deals per board (50)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of every board's deals (1)")
-    parser.add_argument("--stop-z", type=float, default=None, metavar="Z",
+    parser.add_argument("-n", "--samples", type=whole(1), default=50, help="deals per board (50)")
+    parser.add_argument("--seed", type=whole(0), default=1, help="seed of every board's deals (1)")
+    parser.add_argument("--stop-z", type=positive, default=None, metavar="Z",
                         help="adaptive stopping, as `ddsolver leads --stop-z`: a board stops "
                              "once every other lead is Z paired SEs worse than the best by "
                              "mean tricks (or tied with it); --samples is then the most")
-    parser.add_argument("--min-samples", type=int, default=100, metavar="N",
+    parser.add_argument("--min-samples", type=whole(2), default=100, metavar="N",
                         help="with --stop-z: never stop before N deals (100)")
-    parser.add_argument("--batch", type=int, default=100, metavar="N",
+    parser.add_argument("--batch", type=whole(1), default=100, metavar="N",
                         help="with --stop-z: deals between checks (100)")
-    parser.add_argument("-j", "--jobs", type=int, default=2, help="solver threads (2)")
+    parser.add_argument("-j", "--jobs", type=whole(1), default=2, help="solver threads (2)")
     parser.add_argument("--system", type=Path, default=None,
                         help="bidding system (default: the shipped standard system)")
     parser.add_argument("--modes", default=",".join(MODES),
                         help="inference,none (default both): with the auction read, and "
                              "without (the baseline)")
-    parser.add_argument("--per-file", type=int, default=None,
+    parser.add_argument("--per-file", type=whole(1), default=None,
                         help="only the first N qualifying boards of each file")
     parser.add_argument("--quick", action="store_true", help="--per-file 5")
     parser.add_argument("--contracts", choices=("all", "notrump", "suits"), default="all",
                         help="only the boards played in no-trump, or in a suit")
-    parser.add_argument("--max-seconds", type=float, default=20.0,
+    parser.add_argument("--max-seconds", type=positive, default=20.0,
                         help="dealing time budget per board before giving up (20); 'inf' "
                              "for none, so that with --max-attempts which boards cannot be "
                              "dealt (or fall back, under --robot-reading) does not depend "
                              "on the host's load")
-    parser.add_argument("--max-attempts", type=int, default=None, metavar="N",
+    parser.add_argument("--max-attempts", type=whole(1), default=None, metavar="N",
                         help="random deals a board's dealing may try before giving up "
                              "(default: ddsolver leads' own)")
     parser.add_argument("--results", type=Path, default=None,
                         help="JSON lines of each board's figures; a run with the same "
                              "settings resumes from it")
-    parser.add_argument("--min-player-boards", type=int, default=15, metavar="N",
+    parser.add_argument("--min-player-boards", type=whole(1), default=15, metavar="N",
                         help="a block of figures for each player on lead (as the file names "
                              "the seat) at N or more boards: against a robot's own leads "
                              "(15)")
     parser.add_argument("--no-table-lead", action="store_true",
                         help="keep the boards without a lead made too (the robot deals of "
                              "bench/robot_deals.py): the table's columns are left blank")
-    parser.add_argument("--robot-reading", type=int, default=None, metavar="SEED",
+    parser.add_argument("--robot-reading", type=whole(0), default=None, metavar="SEED",
                         help="the auctions are bench/robot_deals.py's of --seed SEED: deal "
                              "only hidden hands the robot bids as the auction went (BEN's "
                              "sampler checks its deals with its own bidding so); the "
@@ -553,6 +553,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick and args.per_file is None:
         args.per_file = 5
     files = args.files or default_files()
+    missing = [str(f) for f in files if not Path(f).is_file()]
+    if missing:
+        die(f"no such file: {', '.join(missing)}")
     stop = None
     if args.stop_z is not None:
         if not (math.isfinite(args.stop_z) and args.stop_z > 0) or args.min_samples < 2 or \
@@ -562,8 +565,11 @@ def main(argv: list[str] | None = None) -> int:
         stop = {"z": args.stop_z, "min_samples": args.min_samples, "batch": args.batch}
     reuse_files, args.reuse = args.reuse, {}
     for path in reuse_files:
-        with open(path, encoding="utf-8") as f:
-            lines = [json.loads(line) for line in f if line.strip()]
+        try:
+            with open(path, encoding="utf-8") as f:
+                lines = [json.loads(line) for line in f if line.strip()]
+        except (OSError, json.JSONDecodeError) as err:
+            die(f"--reuse {path}: {getattr(err, 'strerror', None) or err}")
         if not lines or lines[0].get("settings", {}).get("samples") != args.samples or \
                 lines[0]["settings"].get("seed") != args.seed or \
                 lines[0]["settings"].get("stop") != stop or \

@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bench_env import cpus, die, git_revision, load_average, load_averages, prefer_checkout
+from bench_env import cpus, die, git_revision, load_average, load_averages, prefer_checkout, whole
 from dds_peer import Dds
 
 if TYPE_CHECKING:
@@ -58,11 +58,11 @@ SCENARIOS: dict[str, tuple[str, str, str, dict[SeatLike, str], str | None]] = {
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--samples", type=int, default=None, help="deals per run (default 100)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of both dealers (default 1)")
+    parser.add_argument("--samples", type=whole(1), default=None, help="deals per run (default 100)")
+    parser.add_argument("--seed", type=whole(0), default=1, help="seed of both dealers (default 1)")
     parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="constrained")
     parser.add_argument("--quick", action="store_true", help="20 deals")
-    parser.add_argument("--chunk", type=int, default=20,
+    parser.add_argument("--chunk", type=whole(1), default=20,
                         help="deals per chunk; the pipelines alternate chunk by chunk "
                              "(default 20)")
     args = parser.parse_args(argv)

@@ -44,7 +44,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from bench_env import prefer_checkout
+from bench_env import prefer_checkout, whole
 
 prefer_checkout()
 
@@ -134,9 +134,9 @@ def run(name: str, study: Study, deals: int, seed: int, jobs: int) -> bool:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=10_000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--deals", type=whole(1), default=10_000)
+    ap.add_argument("--seed", type=whole(0), default=1)
+    ap.add_argument("--jobs", type=whole(1), default=2)
     ap.add_argument("--study", choices=sorted(STUDIES), action="append",
                     help="which study (default: all)")
     args = ap.parse_args()

@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_env import die, whole  # noqa: E402
+
 from cardgames.cards import Card  # noqa: E402
 from cardgames.hands import Deal  # noqa: E402
 from cardgames.play import Position  # noqa: E402
@@ -48,11 +50,17 @@ def main() -> int:
     ap.add_argument("db")
     ap.add_argument("--first", default="alphamu:2")
     ap.add_argument("--second", default="pimc")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--worlds", type=int, default=20)
+    ap.add_argument("--seed", type=whole(0), default=1)
+    ap.add_argument("--worlds", type=whole(1), default=20)
     ap.add_argument("--defence", default="pimc", choices=("pimc", "dd"))
     args = ap.parse_args()
-    con = sqlite3.connect(args.db)
+    if not Path(args.db).is_file():     # (connect would make an empty database there)
+        die(f"no such store: {args.db}")
+    con = sqlite3.connect(f"file:{Path(args.db).resolve()}?mode=ro", uri=True)
+    try:
+        con.execute("select 1 from duel_plays limit 1")
+    except sqlite3.DatabaseError as err:
+        die(f"{args.db} is not a store of ddsolver duel plays ({err})")
     plays: dict[str, dict[str, dict]] = {}
     prefix = f"seed={args.seed};worlds={args.worlds};defence={args.defence};"
     for deal, settings, method, play in con.execute(

@@ -28,7 +28,7 @@ import time
 from multiprocessing import Pool
 
 import numpy as np
-from bench_env import prefer_checkout
+from bench_env import prefer_checkout, whole
 
 prefer_checkout()
 
@@ -98,13 +98,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", help="a bench_lead_quality.py --results file")
     ap.add_argument("--know", choices=("partner", "shape", "all", "none"), default="partner")
-    ap.add_argument("-n", "--samples", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("-n", "--samples", type=whole(1), default=100)
+    ap.add_argument("--seed", type=whole(0), default=1)
+    ap.add_argument("-j", "--jobs", type=whole(1), default=2)
     ap.add_argument("--out", help="JSON lines of each board's figures")
     args = ap.parse_args(argv)
-    with open(args.results, encoding="utf-8") as f:
-        records = [json.loads(line) for line in f]
+    try:
+        with open(args.results, encoding="utf-8") as f:
+            records = [json.loads(line) for line in f]
+    except OSError as err:
+        print(f"lead_ceiling: cannot read {args.results}: {err.strerror or err}",
+              file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as err:
+        print(f"lead_ceiling: {args.results}: not JSON lines ({err})", file=sys.stderr)
+        return 2
     records = [r for r in records if "deal" in r and "real" in r]
     if not records:
         print(f"{args.results}: no boards", file=sys.stderr)

@@ -45,7 +45,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
-from bench_env import prefer_checkout, say
+from bench_env import prefer_checkout, say, whole
 
 prefer_checkout()
 
@@ -338,8 +338,8 @@ def robot_file(deals: int, seed: int, system: BiddingSystem | None = None
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=1000, help="random deals (1000)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (1)")
+    parser.add_argument("--deals", type=whole(1), default=1000, help="random deals (1000)")
+    parser.add_argument("--seed", type=whole(0), default=1, help="seed of the deals (1)")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the PBN file")
     args = parser.parse_args(argv)
     text, robot, tally = robot_file(args.deals, args.seed)

@@ -55,6 +55,9 @@ def signature(deals: int = DEALS, seed: int = SEED) -> tuple[int, list[int]]:
 
 
 def main() -> int:
+    import argparse
+    # (no options: --help says what it does, anything else is a usage error)
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     # Here, not at the top: the tests load this file by its path, without bench/ on sys.path.
     from bench_env import prefer_checkout
     prefer_checkout()

@@ -38,7 +38,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from bench_deals import DEFAULT_LARGEST, random_boards, read_dds_txt
-from bench_env import die, prefer_checkout
+from bench_env import die, prefer_checkout, whole
 from dds_peer import Dds, masks
 
 if TYPE_CHECKING:
@@ -64,13 +64,16 @@ def load_deal(spec: str) -> tuple[Deal, int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("deal", help="largest:N or random:SEED:I")
-    parser.add_argument("goal", type=int, help="North-South's tricks from the current trick's start")
+    parser.add_argument("goal", type=whole(0),
+                        help="North-South's tricks from the current trick's start")
     parser.add_argument("played", nargs="*", help="the cards played so far, in order")
     parser.add_argument("--trump", choices=("S", "H", "D", "C", "NT"),
                         help="another strain than the deal's (e.g. a table's other rows)")
     parser.add_argument("--leader", choices=tuple("NESW"),
                         help="another opening leader than the deal's")
     args = parser.parse_args(argv)
+    if args.goal > 13:
+        parser.error(f"goal: North-South's tricks are 0 to 13, not {args.goal}")
 
     prefer_checkout()
     from cardgames import Strain
