@@ -34,6 +34,7 @@ cannot be reached is one :class:`ClusterError`.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import signal
 import threading
@@ -232,6 +233,11 @@ def connect(scheduler: str, *, timeout: float | str | None = None) -> Connection
 
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
+    # Ignored, not merely deferred: the worker processes started now inherit SIG_IGN (a
+    # Python handler would be reset to the default in them), so a Ctrl-C at the terminal,
+    # which the whole process group gets, is the client's alone.  A Ctrl-C in these few
+    # seconds is lost; blocking it instead does not keep it, as a thread started before
+    # (not blocking it) takes it and ignores it.
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -307,7 +313,7 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
                     distributed.wait(list(running), return_when="FIRST_COMPLETED")
             done = [f for f in running if f.done()]
             results = [f.result() if f.status == "finished" else None for f in done]
-        except (OSError, asyncio.CancelledError, TimeoutError) as err:
+        except _FAILURES as err:
             raise _cluster_failure(err) from err
         for future, result in zip(done, results):
             entry = running.pop(future)
@@ -324,7 +330,7 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
             if future is not None and future.status != "finished":
                 try:
                     future.result()  # raises the task's error
-                except (Exception, asyncio.CancelledError) as err:
+                except (Exception, *_FAILURES) as err:
                     raise _cluster_failure(err) from err
             yield unit, result
 
@@ -332,7 +338,7 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
         for unit in units:
             try:
                 future = submit(unit)
-            except (OSError, asyncio.CancelledError) as err:
+            except _FAILURES as err:
                 raise _cluster_failure(err) from err
             entry = [unit, future, None, future is None]
             queue.append(entry)
@@ -355,12 +361,19 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
                 pass
 
 
+#: What a cluster's failure comes as, besides distributed's own errors: its connection
+#: lost (OSError, as CommClosedError is one), a future cancelled -- asyncio's, or
+#: concurrent.futures's, which distributed's FuturesCancelledError is and which is another
+#: class on Python 3.11 -- or a wait that timed out.
+_FAILURES = (OSError, asyncio.CancelledError, concurrent.futures.CancelledError, TimeoutError)
+
+
 def _cluster_failure(err: BaseException) -> BaseException:
     """``err`` as a :class:`ClusterError` when it is the cluster's failure (the scheduler
     gone, a task that killed worker after worker, a task cancelled), as it is otherwise (a
     task's own error: a bad deal, constraints too rare)."""
-    if isinstance(err, (OSError, asyncio.CancelledError)) or \
-            type(err).__module__.split(".")[0] == "distributed":
+    if isinstance(err, _FAILURES) and not isinstance(err, TimeoutError) or \
+            isinstance(err, OSError) or type(err).__module__.split(".")[0] == "distributed":
         reason = str(err).splitlines()[0] if str(err) else ""
         return ClusterError(f"the Dask cluster failed: {type(err).__name__}"
                             f"{': ' + reason if reason else ''}")

@@ -465,20 +465,20 @@ _THREAD = threading.local()
 
 
 def thread_solver(tt_mb: int = DEFAULT_TT_MB) -> Solver:
-    """This thread's solver of ``tt_mb`` MB, made on the thread's first call for that size
-    and kept (with its table) for the next.
+    """This thread's solver of ``tt_mb`` MB, made on the thread's first call and kept (with
+    its table) for the next; a call with another size replaces it, so a thread holds one
+    table, of the size last asked for (a Dask worker serving runs of several ``--tt-mb``
+    kept one of each before).
 
     >>> thread_solver(16) is thread_solver(16)
     True
 
     :raises TypeError: / :raises ValueError: for a bad ``tt_mb`` (:func:`check_tt_mb`).
     """
-    solvers: dict[int, Solver] | None = getattr(_THREAD, "solvers", None)
-    if solvers is None:
-        solvers = _THREAD.solvers = {}
-    solver = solvers.get(check_tt_mb(tt_mb))
-    if solver is None:
-        solver = solvers[tt_mb] = Solver(tt_mb)
+    size = check_tt_mb(tt_mb)
+    solver: Solver | None = getattr(_THREAD, "solver", None)
+    if solver is None or solver.tt_mb != size:
+        solver = _THREAD.solver = Solver(size)
     return solver
 
 

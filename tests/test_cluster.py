@@ -260,6 +260,45 @@ def test_a_failed_cluster_is_a_cluster_error_and_a_tasks_own_error_is_itself():
     assert ddcluster._cluster_failure(own) is own
 
 
+def test_a_scheduler_lost_while_waiting_is_a_cluster_error(client, monkeypatch):
+    # The scheduler killed mid-run: distributed.wait raises FuturesCancelledError, a
+    # concurrent.futures.CancelledError -- not asyncio's on Python 3.11 -- which went by
+    # as a traceback.
+    from distributed.client import (
+        CancelledFuturesGroup,
+        FutureCancelledError,
+        FuturesCancelledError,
+    )
+    error = FuturesCancelledError([CancelledFuturesGroup(errors=[
+        FutureCancelledError("k", "scheduler-connection-lost")], reason="lost")])
+
+    def lost(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(distributed, "wait", lost)
+    with pytest.raises(ddcluster.ClusterError, match="the Dask cluster failed: Futures"):
+        list(ddcluster.ordered_map(client, range(3),
+                                   lambda n: client.submit(time.sleep, 0.2, pure=False)))
+
+
+def test_leads_says_a_failed_cluster_in_one_line(run_cli, monkeypatch, tmp_path):
+    # The client of leads is closed by hand, not by scheduler_client's block, so its
+    # ClusterError went by as a traceback (table and duel said it in one line).
+    import ddsolver.cli.leads as cli_leads
+
+    def failing(*args, **kwargs):
+        raise ddcluster.ClusterError("the Dask cluster failed: KilledWorker: x")
+
+    monkeypatch.setattr(cli_leads, "_one_hand", failing)
+    out = tmp_path / "r.json"
+    status, _, err = run_cli("leads", "--hand", "KQ72.J83.T94.A65", "--contract", "4S",
+                             "--declarer", "S", "-n", "5", "--seed", "1", "-o", out,
+                             "--scheduler", "local:1")
+    assert status == 2 and "Traceback" not in err
+    assert "the Dask cluster failed: KilledWorker" in err and "--resume" in err
+    assert not out.exists()
+
+
 def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_and_resume_finishes_it(
         run_cli, tmp_path):
     """A real process on ``--scheduler local:1``, Ctrl-C sent to its whole process group

@@ -1,4 +1,4 @@
-"""``--scheduler``: the option of ``table``, ``play`` and ``leads`` that sends the solving to
+"""``--scheduler``: the option of ``table``, ``play``, ``leads`` and ``duel`` that sends the solving to
 a Dask cluster (:mod:`ddsolver.cluster`, the extra ``pip install 'ddsolver[dask]'``).
 
 ``--scheduler tcp://HOST:8786`` uses a scheduler that is running already; ``--scheduler
@@ -16,7 +16,7 @@ from typing import Any
 
 from ._common import UsageError
 
-__all__ = ["add_scheduler_option", "scheduler_client"]
+__all__ = ["add_scheduler_option", "scheduler_client", "cluster_failed"]
 
 
 def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +25,12 @@ def add_scheduler_option(parser: argparse.ArgumentParser) -> None:
                              "address of its scheduler (tcp://10.0.0.5:8786), or local:N to "
                              "start N worker processes here for this run; --jobs is then not "
                              "used, and the output is the same")
+
+
+def cluster_failed(err: Exception) -> UsageError:
+    """The usage error (exit status 2, one line) of a cluster that failed during the run."""
+    return UsageError(f"{err} (what had come back is kept in the --db store, if any: "
+                      "--resume goes on from there)")
 
 
 @contextmanager
@@ -36,7 +42,7 @@ def scheduler_client(args: argparse.Namespace) -> Iterator[Any]:
         reached (exit status 2).
     """
     address = getattr(args, "scheduler", None)
-    if not address:
+    if address is None:
         yield None
         return
     from ..cluster import ClusterError, connect
@@ -46,15 +52,18 @@ def scheduler_client(args: argparse.Namespace) -> Iterator[Any]:
         raise UsageError(str(err)) from None
     # Dask's own log lines (a worker that died and was replaced, a task run again) are its
     # business: the run's output and messages stay those of a run on one machine.
-    quiet = [logging.getLogger(name) for name in ("distributed", "tornado")]
+    # (Dask gives some of its loggers, distributed.client among them, a level and a
+    # handler of their own, not propagated: each is quietened, not only the parents.)
+    quiet = [logging.getLogger(name) for name in ("distributed", "tornado")] + [
+        logging.getLogger(name) for name in list(logging.root.manager.loggerDict)
+        if name.startswith(("distributed.", "tornado."))]
     levels = [log.level for log in quiet]
     for log in quiet:
         log.setLevel(logging.CRITICAL)
     try:
         yield connection.client
     except ClusterError as err:  # the scheduler lost during the run, a task that kills workers
-        raise UsageError(f"{err} (what had come back is kept in the --db store, if any: "
-                         "--resume goes on from there)") from None
+        raise cluster_failed(err) from None
     finally:
         try:
             connection.close()

@@ -55,12 +55,13 @@ from cardgames.scoring import Contract, Vulnerability
 
 from ..board_leads import LeadBoard, LeaderGivenError, LeadTally, analyse_board, lead_boards
 from ..boards import Inputs
+from ..cluster import ClusterError
 from ..formats.leads import LeadsWriter
 from ..formats.leads_html import LeadsHtmlWriter
 from ..leads import DEAL_CHUNK, LeadReport, analyse_leads
 from ..solver import DEFAULT_TT_MB, thread_solver
 from ..stats import CRITERIA
-from ._cluster import add_scheduler_option, scheduler_client
+from ._cluster import add_scheduler_option, cluster_failed, scheduler_client
 from ._common import (
     FAILED,
     INTERRUPTED,
@@ -180,8 +181,9 @@ def add_parser(commands: argparse._SubParsersAction,
                    help=f"transposition-table size per thread (default {DEFAULT_TT_MB})")
     p.add_argument("--max-seconds", default=60.0, metavar="S",
                    help="dealing time budget per batch (at most "
-                        f"{DEAL_CHUNK} deals, or --batch with --stop-z) before giving up on "
-                        "rare constraints (seconds, more than 0; default 60)")
+                        f"{DEAL_CHUNK} deals, or --batch with --stop-z; on a cluster, per "
+                        "task, a few deals) before giving up on rare constraints (seconds, "
+                        "more than 0; default 60)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     add_scheduler_option(p)
     p.set_defaults(run=run)
@@ -524,6 +526,11 @@ def run(args: argparse.Namespace) -> int:
     except UsageError:
         close_files(finished=False)   # nothing made by this run is left behind
         raise  # reported by ddsolver.cli.main, exit status 2
+    except ClusterError as err:
+        # (scheduler_client says this of a failure inside its block; the client here is
+        # closed by hand, below, so the failure is said here)
+        close_files(finished=False)
+        raise cluster_failed(err) from None
     except KeyboardInterrupt as stop:
         # Ctrl-C or SIGTERM: nothing is kept between runs, so there is nothing to resume.
         close_files(finished=False)

@@ -356,3 +356,15 @@ def test_every_error_is_a_value_error_of_the_game_model():
     for cls in (DealError, IllegalPlayError, ParseError, PlayOverError):
         assert issubclass(cls, CardgamesError) and issubclass(cls, ValueError)
     assert issubclass(PlayOverError, IllegalPlayError)
+
+
+def test_a_thread_keeps_one_solver_of_the_size_last_asked_for():
+    # A Dask worker serving runs of several --tt-mb kept a table of each size for ever.
+    import sys
+
+    from ddsolver.solver import thread_solver
+    first = thread_solver(24)
+    assert thread_solver(24) is first
+    second = thread_solver(32)
+    assert second is not first and second.tt_mb == 32 and thread_solver(32) is second
+    assert sys.getrefcount(first) == 2      # this name, and getrefcount's own argument
