@@ -49,6 +49,7 @@ from ._common import (
     open_store,
     positive_int,
     progress_bar,
+    raise_lost_interrupt,
     same_file,
     stdout_on_terminal,
     tt_mb,
@@ -276,6 +277,7 @@ class Batch:
                     self.progress.update(1)
                 if aside:
                     self.progress.refresh()
+                raise_lost_interrupt()
             if end is not None:
                 if aside:
                     self.progress.clear()

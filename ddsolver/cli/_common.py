@@ -68,24 +68,53 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, turned into the same clean stop as Ctrl-C (exit status 143)."""
 
 
+#: The interrupts the handlers below raised during the command, whether or not their
+#: exception got through (see :func:`raise_lost_interrupt`).
+_raised: list[type[KeyboardInterrupt]] = []
+
+
 def _on_sigterm(signum: int, frame: object) -> None:
+    _raised.append(Terminated)
     raise Terminated()
+
+
+def _on_sigint(signum: int, frame: object) -> None:
+    _raised.append(KeyboardInterrupt)
+    raise KeyboardInterrupt
+
+
+def raise_lost_interrupt() -> None:
+    """Raise again a Ctrl-C or SIGTERM whose exception was lost: one that landed while a
+    ``__del__`` ran (a Dask future's, freed on the client's loop), where Python prints the
+    exception and drops it, and the run went on to the end.  A batch calls it after each
+    board; a caught interrupt that got through ended the run before it could."""
+    if _raised:
+        raise _raised[-1]()
 
 
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """While a command runs, SIGTERM (a batch scheduler, ``kill``) stops it like Ctrl-C:
-    what was solved is saved before the process exits.  Only the main thread may set a
-    handler; elsewhere (an embedding program) nothing changes."""
+    what was solved is saved before the process exits; and both are remembered, so that
+    one whose exception is lost is raised again (:func:`raise_lost_interrupt`).  Only the
+    main thread may set a handler; elsewhere (an embedding program) nothing changes, nor
+    for a SIGINT that is not Python's default (ignored, or the host program's)."""
     if threading.current_thread() is not threading.main_thread() or \
             not hasattr(signal, "SIGTERM"):
         yield
         return
+    _raised.clear()
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    own_sigint = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if own_sigint:
+        signal.signal(signal.SIGINT, _on_sigint)
     try:
         yield
     finally:
+        if own_sigint:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, previous)
+        _raised.clear()
 
 
 # ---- option types --------------------------------------------------------------------------

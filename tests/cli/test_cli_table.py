@@ -531,3 +531,38 @@ def test_a_table_the_system_cannot_give_is_reported_plainly(run_cli, monkeypatch
     assert status == 2
     assert "cannot allocate a 60000 MB transposition table" in err
     assert "--tt-mb" in err and "Traceback" not in err
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_ctrl_c_lost_in_a_finaliser_still_stops_the_batch(run_cli, tmp_path, monkeypatch):
+    """Python drops an exception raised while a ``__del__`` runs: a Ctrl-C that lands in
+    one (a Dask future's, freed on the client's loop) was lost, and a cluster run went on
+    to the end with exit status 0.  The handler remembers it; the batch raises it again
+    after the board."""
+    import signal
+
+    from ddsolver.formats import table as table_formats
+
+    class Finaliser:
+        def __del__(self):
+            signal.raise_signal(signal.SIGINT)   # raised here, printed and dropped
+
+    writer = table_formats.WRITERS["csv"]
+    real_write = writer.write
+    calls = []
+
+    def write(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            Finaliser()      # made and freed at once
+        return real_write(self, *args, **kwargs)
+
+    # Every table from the store: no search in this process to notice the signal, as on a
+    # cluster, where the searches run in the workers.
+    db = tmp_path / "s.db"
+    assert run_cli("table", DATA / "session.pbn", "--format", "csv", "-q", "--db", db)[0] == 0
+    monkeypatch.setattr(writer, "write", write)
+    status, _, err = run_cli("table", DATA / "session.pbn", "--format", "csv", "-q",
+                             "--db", db)
+    assert status == 130, err
+    assert "interrupted after 1 board written" in err and len(calls) == 1
