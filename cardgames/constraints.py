@@ -440,9 +440,7 @@ class Predicate(Constraint):
     def accepts(self, hand: Hand) -> bool:
         if self.fn is not None:
             return bool(self.fn(hand))
-        row = np.zeros((1, 52), dtype=bool)
-        row[0, [c.index for c in hand]] = True
-        mask = self._mask(Features(row))
+        mask = self._mask(Features.of_hand(hand))
         assert mask is not None  # fn or batch is given
         return bool(mask[0])
 

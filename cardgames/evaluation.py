@@ -292,6 +292,13 @@ class Features:
         self._shortness: np.ndarray | None = None
         self._aces_tens: np.ndarray | None = None
 
+    @classmethod
+    def of_hand(cls, hand: Hand, rng: np.random.Generator | None = None) -> Features:
+        """A batch of one: ``hand``'s features (a hand's test run as the batch test)."""
+        held = np.zeros((1, 52), dtype=bool)
+        held[0, [c.index for c in hand]] = True
+        return cls(held, rng)
+
     def uniform(self) -> np.ndarray | None:
         """(B,) fresh uniform draws in [0, 1) from the sampler's generator (a
         :class:`~cardgames.constraints.Usually` keeps a hand outside its usual range with

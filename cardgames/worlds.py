@@ -370,9 +370,7 @@ def deal_worlds(view: View, *, samples: int = 200, seed: int | None = None,
             if hand is None or not c.accepts(hand):  # (every hidden hand is made above)
                 return None
         for s, c in weighted:
-            row = np.zeros((1, 52), dtype=bool)
-            row[0, [card.index for card in cast(Hand, hands[s])]] = True
-            kept = c._prefilter(Features(row, rng))
+            kept = c._prefilter(Features.of_hand(cast(Hand, hands[s]), rng))
             if kept is not None and not kept[0]:
                 thinned += 1
                 return None

@@ -32,7 +32,7 @@ from cardgames.play import Position
 from cardgames.scoring import Contract, Vulnerability
 
 from .advise import AdviceReport, advise
-from .boards import Inputs, check_play, label_of, located
+from .boards import Inputs, check_play, label_of, located, where
 
 __all__ = ["Decision", "parse_constraints", "board_arguments", "card_value", "review_board",
            "review_boards", "ReviewedBoard"]
@@ -209,9 +209,8 @@ class ReviewedBoard:
 
     @property
     def where(self) -> str:
-        """``FILE:LINE``, the line the board starts on."""
-        return f"{self.source}:{self.game.line}" if self.game.line is not None else \
-            self.source
+        """``FILE:LINE``, the line the board starts on (:func:`~ddsolver.boards.where`)."""
+        return where(self.source, self.game.line)
 
 
 def review_boards(inputs: Inputs, seat: Seat, options: dict[str, Any],

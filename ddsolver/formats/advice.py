@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from cardgames.cards import Seat
 
+from ..boards import where
+
 if TYPE_CHECKING:
     from ..advise import AdviceReport
     from ..board_advice import Decision
@@ -117,9 +119,8 @@ def review_text(decisions: Sequence[Decision],
     for d in decisions:
         if (d.file, d.line, d.board) != board:
             board = (d.file, d.line, d.board)
-            where = f"{d.file}:{d.line}: " if d.file is not None and d.line is not None else \
-                f"{d.file}: " if d.file is not None else ""
-            lines += ["", f"{where}board {d.board}"
+            place = f"{where(d.file, d.line)}: " if d.file is not None else ""
+            lines += ["", f"{place}board {d.board}"
                       f"{f', {d.contract}' if d.contract else ''}"]
         mark = "?" if d.worse else " "
         cost = f"  costs {d.cost:.3f} against {d.best}" if d.worse else ""
@@ -132,8 +133,8 @@ def review_text(decisions: Sequence[Decision],
     worse = sum(d.worse for d in decisions)
     lines.append("")
     lines.append(f"{len(decisions)} decisions reviewed, {worse} worse than the best card")
-    for label, where, report in upcoming:
-        lines += ["", f"{where}: board {label}: the play stops here; the next card:",
+    for label, located_at, report in upcoming:
+        lines += ["", f"{located_at}: board {label}: the play stops here; the next card:",
                   advice_text(report)]
     return "\n".join(lines) + "\n"
 
