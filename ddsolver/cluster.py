@@ -362,18 +362,17 @@ def ordered_map(client: Any, units: Iterable[Any], submit: Callable[[Any], Any |
 
 
 #: What a cluster's failure comes as, besides distributed's own errors: its connection
-#: lost (OSError, as CommClosedError is one), a future cancelled -- asyncio's, or
-#: concurrent.futures's, which distributed's FuturesCancelledError is and which is another
-#: class on Python 3.11 -- or a wait that timed out.
-_FAILURES = (OSError, asyncio.CancelledError, concurrent.futures.CancelledError, TimeoutError)
+#: lost or a wait timed out (OSError: CommClosedError and TimeoutError are ones), a future
+#: cancelled -- asyncio's, or concurrent.futures's, which distributed's
+#: FuturesCancelledError is and which is another class on Python 3.11.
+_FAILURES = (OSError, asyncio.CancelledError, concurrent.futures.CancelledError)
 
 
 def _cluster_failure(err: BaseException) -> BaseException:
     """``err`` as a :class:`ClusterError` when it is the cluster's failure (the scheduler
     gone, a task that killed worker after worker, a task cancelled), as it is otherwise (a
     task's own error: a bad deal, constraints too rare)."""
-    if isinstance(err, _FAILURES) and not isinstance(err, TimeoutError) or \
-            isinstance(err, OSError) or type(err).__module__.split(".")[0] == "distributed":
+    if isinstance(err, _FAILURES) or type(err).__module__.split(".")[0] == "distributed":
         reason = str(err).splitlines()[0] if str(err) else ""
         return ClusterError(f"the Dask cluster failed: {type(err).__name__}"
                             f"{': ' + reason if reason else ''}")
