@@ -10,7 +10,7 @@ written in the constraint syntax of :mod:`cardgames.constraint_syntax`::
     "2C" = { hand = "8+ hcp, 4+ hearts or 4+ spades", name = "Stayman" }
 
 Contexts are ``opening`` (first and second seat), ``opening_third_fourth`` (third and
-fourth; falls back to ``opening``) and ``auction."<calls>"``: the calls from the opening bid
+fourth; it starts from ``opening`` and changes the calls it lists) and ``auction."<calls>"``: the calls from the opening bid
 up to the one being explained, passes written ``P``, several sequences sharing one table
 separated by ``|``.  A context written with the passes before the opening (``"P P 1S P"``)
 is looked up before the one without them, so a passed hand's replies can differ.  A table
@@ -38,7 +38,8 @@ call (``opener``, ``responder``, ``overcaller``, ``advancer``: see :func:`role`)
     "cue" = "any"                  # also: X, XX, 1NT..7NT, fourth_suit, high, after_4NT
 
 A pass over a game or slam bid (denying little) has its own key, ``pass_over_game``; a
-pass of partner's call (accepting it) is never read so.  A call still unexplained costs
+pass of partner's call (accepting it), or of the passer's own bid doubled, is never read
+so.  A call still unexplained costs
 only its own information and is listed in :attr:`Inference.unknown_calls`.  The
 ``[limits]`` table gives the partnership points for game and slam: a side that bid on its
 own and stopped below game (or slam) is taken to hold fewer between them, which bounds each
@@ -208,7 +209,8 @@ def role(auction: Auction, index: int) -> str:
 class Fallback:
     """What a call shows when no table lists it and the natural reading does not read it
     (the system's ``[fallback.ROLE]`` tables): by who makes it (:func:`role`) and what it
-    is -- ``Pass`` (not of partner's call, which accepts it and stays unexplained),
+    is -- ``Pass`` (not of partner's call, which accepts it, nor of the passer's own bid
+    doubled, which leaves it in place: both stay unexplained),
     ``pass_over_game`` (a pass over a game or slam bid, which denies little), ``X``,
     ``XX``, a no-trump bid (``"2NT"``), or a word for a suit bid: ``cue`` (a suit the
     opponents have shown), ``fourth_suit`` (the side's fourth suit above the one level),
@@ -230,6 +232,9 @@ class Fallback:
             if last is not None and \
                     auction.dealer.next(last) == auction.dealer.next(index).partner:
                 return None     # passing partner's call: accepting it, not declining to act
+            own = next((i for i in range(index - 1, -1, -1) if auction.calls[i].is_bid), None)
+            if own is not None and auction.dealer.next(own) == auction.dealer.next(index):
+                return None     # leaving its own bid in place, doubled: no limit shown
             bid = next((c for c in auction.calls[index - 1::-1] if c.is_bid), None)
             over_game = bid is not None and bid.strain is not None and \
                 bid.level >= game_level(bid.strain)
@@ -383,7 +388,9 @@ class _Lines:
     """Where each table and key of a TOML text stands (1-based lines), for error messages.
     A light scan: headers ``[a."b c"]`` and ``key = ...`` lines; enough for system files."""
 
-    _KEY = re.compile(r"""\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
+    _PART = r"""(?:"(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_\-]+)"""
+    _KEY = re.compile(rf"\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
+    _PARTS = re.compile(_PART)
 
     def __init__(self, text: str, toml: ModuleType):
         self.where: dict[tuple[str, ...], int] = {}
@@ -404,11 +411,11 @@ class _Lines:
                 self.where.setdefault(table, n)
                 continue
             m = self._KEY.match(line)
-            if m is not None:
-                key = m.group(1)
-                if key[0] in "\"'":
-                    key = key[1:-1]
-                self.where.setdefault(table + (key,), n)
+            if m is not None:       # a key, or a dotted key: opening."1C" = ...
+                keys = tuple(k[1:-1] if k[0] in "\"'" else k
+                             for k in self._PARTS.findall(m.group(1)))
+                for depth in range(1, len(keys) + 1):
+                    self.where.setdefault(table + keys[:depth], n)
 
     def line(self, *path: str) -> int | None:
         while path:
@@ -455,6 +462,8 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
     name = data.get("name", source or "unnamed system")
     if not isinstance(name, str):
         raise fail("name must be text", "name")
+    if not isinstance(data.get("description", ""), str):
+        raise fail("description must be text", "description")
     limits = data.get("limits", {})
     if not isinstance(limits, dict):
         raise fail("limits must be a table", "limits")
@@ -552,13 +561,24 @@ def loads_system(text: str, source: str | None = None) -> BiddingSystem:
             raise fail(f"like = {other!r}: that context is itself made 'like' another",
                        *like_at)
         calls_before = prefixes[key]
-        if calls_before is not None:
+        if calls_before is None:
+            for call in contexts[base_key]:
+                if not (call.is_bid or call.is_pass):
+                    raise fail(f"like = {other!r} brings {call.name}, which cannot be an "
+                               f"opening call", *like_at)
+        else:
             before = Auction(Seat.NORTH, calls_before)
             for call in contexts[base_key]:
                 if not before.is_legal(call):
                     raise fail(f"like = {other!r} brings {call.name}, which cannot be called "
                                f"after {key}", *like_at)
         contexts[key] = {**contexts[base_key], **contexts[key]}
+
+    if "opening_third_fourth" in contexts and "opening_third_fourth" not in pending and \
+            "opening" in contexts:
+        # a third- or fourth-seat table changes some openings; the rest stay as [opening]
+        contexts["opening_third_fourth"] = {**contexts["opening"],
+                                            **contexts["opening_third_fourth"]}
 
     passes: dict[str, Constraint | None] = {}
     for key, rules in contexts.items():
@@ -657,6 +677,8 @@ def _fallback(table: object, fail: Callable[..., BiddingSystemError]) -> Fallbac
                                f"no-trump bid, or one of {', '.join(_FALLBACK_WORDS)})",
                                *where)
                 key = "Pass" if call.is_pass else call.name
+            if key in tables[who]:   # two spellings of one call ("P" and "Pass")
+                raise fail(f"{key} is explained twice in fallback.{who}", *where)
             hand, label = _hand_and_name(value, fail, where)
             if "{suit}" in hand and key not in _SUIT_FALLBACKS:
                 raise fail(f"{key} is not a suit bid: its constraint cannot name {{suit}} "
@@ -909,15 +931,17 @@ def _reconcile(parts: list[Constraint], labels: list[str], given: list[Constrain
 
 def _apply_limits(auction: Auction, system: BiddingSystem,
                   parts: dict[Seat, list[Constraint]]) -> None:
-    """A side that bid uncontested and stopped short of game (or slam) holds fewer points
-    between them than the system's game (slam) count: bound each hand by its partner's
-    shown minimum."""
+    """A side that bid uncontested and stopped short of game (or slam), undoubled, holds
+    fewer points between them than the system's game (slam) count: bound each hand by its
+    partner's shown minimum."""
     contract = auction.contract
     if not auction.is_complete or contract is None or contract.declarer is None:
         return
     side = contract.declarer & 1
     if any(c.is_bid and seat & 1 != side for _, seat, c in auction.seated()):
         return  # the opponents competed: stopping low may not be by choice
+    if contract.doubled:
+        return  # played doubled or redoubled: for penalties, or a low contract scoring game
     if contract.level < game_level(contract.strain):
         limit = system.game - 1
     elif contract.level < 6:

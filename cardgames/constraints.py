@@ -330,8 +330,9 @@ def balanced() -> Shape:
 
 def contradiction(c: Constraint) -> str | None:
     """Why no hand can meet ``c`` as far as its bounds tell (points, suit lengths), or
-    None: ``"no hand has 13 or more and 12 or fewer points (...)"``.  Cheap, and enough
-    for the contradictions auctions and typing make; a constraint it passes may still be
+    None: ``"no hand has 13 or more and 12 or fewer points (...)"``, or cards it must
+    hold that it must lack, or that break its points or lengths.  Cheap, and enough for
+    the contradictions auctions and typing make; a constraint it passes may still be
     unmeetable in subtler ways."""
     lo, hi = c.hcp_bounds()
     if lo > hi:
@@ -342,6 +343,14 @@ def contradiction(c: Constraint) -> str | None:
             return f"no hand has {a} or more and {b} or fewer {SUIT_NAMES[s]} ({c})"
     if sum(a for a, _ in lengths) > 13 or sum(b for _, b in lengths) < 13:
         return f"the suit lengths of '{c}' cannot add up to 13 cards"
+    held, missing = c.required(), c.forbidden()
+    if held & missing:
+        return f"no hand both holds and lacks {cards_text(held & missing)} ({c})"
+    if sum(max(0, int(card.rank) - 10) for card in held) > hi:
+        return f"holding {cards_text(held)} is more than {hi} hcp ({c})"
+    for s, (_, b) in enumerate(lengths):
+        if sum(int(card.suit) == s for card in held) > b:
+            return f"no hand holds {cards_text(held)} with {b} or fewer {SUIT_NAMES[s]} ({c})"
     return None
 
 

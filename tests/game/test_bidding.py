@@ -734,6 +734,21 @@ def test_values_of_the_wrong_kind_are_named(tmp_path):
     ('[limits]\nslam = 20\ngame = 35\n', "game \\(35\\) must be below slam \\(20\\)"),
     ('[auction."2H P"]\nlike = "2C P"\n[auction."2H - P"]\nlike = "2D P"\n',
      "like is given twice for context"),
+    # fallback keys spelt twice: the last used to win silently
+    ('[fallback.opener]\n"P" = "hcp<=10"\n"Pass" = "hcp<=18"\n', "Pass is explained twice"),
+    ('[fallback.responder]\n"1NT" = "5-12 hcp"\n"1N" = "20+ hcp"\n',
+     "1NT is explained twice in fallback.responder"),
+    # cards a constraint both needs and cannot have: boards were skipped at run time,
+    # blaming the hand ("N is known to hold SA") and not the system file
+    ('[opening]\n"1C" = "holds SA, lacks SA"\n', "can never hold: no hand both holds and lacks SA"),
+    ('[opening]\n"1C" = "0 hcp, holds SA"\n', "holding SA is more than 0 hcp"),
+    ('[opening]\n"1C" = "spades<=1, holds SA SK"\n', "holds SA SK with 1 or fewer spades"),
+    # like bringing a double into an opening table, which cannot hold one
+    ('[auction."1C"]\n"X" = "8+ hcp"\n[opening]\n"1C" = "12+ hcp"\nlike = "1C"\n',
+     "brings X, which cannot be an opening call"),
+    ('name = "x"\ndescription = 5\n', "description must be text"),
+    ('name = "x"\nopening_third_fourth."1C" = "9+ hcq"\n',
+     "the constraint for 1C does not parse"),      # a dotted key has its line too
 ])
 def test_a_system_that_cannot_be_meant_is_refused_at_its_line(text, message):
     with pytest.raises(BiddingSystemError, match=message) as info:
@@ -745,3 +760,67 @@ def test_a_byte_order_mark_is_read_past(tmp_path):
     path = tmp_path / "notepad.toml"
     path.write_bytes(b"\xef\xbb\xbf" + TINY.encode())
     assert load_system(path).name == loads_system("\ufeff" + TINY).name == "tiny"
+
+
+def test_passing_ones_own_doubled_bid_shows_no_limit():
+    """Leaving one's own bid in place, doubled, is no pass over their bidding: the 1NT
+    overcaller who sat for 1NT doubled was read as 'hcp<=15', so dealt 15 points (the
+    only count both allow) in six deals of ten."""
+    s = default_system()
+    doubled = infer("N: 1C 1NT X AP", s)
+    assert doubled.constraints[E] == infer("N: 1C 1NT P P P", s).constraints[E]
+    assert doubled.meanings[4].call.is_pass and doubled.meanings[4].constraint is None
+    # partner's pass of the doubled bid, and passes of the other side, are read as before
+    assert doubled.meanings[3].constraint is not None           # W, advancer
+
+
+def test_limits_do_not_bound_a_doubled_or_redoubled_contract():
+    """1S redoubled makes game; a side that sits for it is not short of game values."""
+    s = default_system()
+    raised = infer("N: 1S X XX P 2S AP", s)     # a double is no bid: the limits hold
+    redoubled = infer("N: 1S X XX AP", s)
+    assert raised.constraints[N].hcp_bounds()[1] < redoubled.constraints[N].hcp_bounds()[1]
+    assert redoubled.constraints[N] == infer("N: 1S", s).constraints[N]
+
+
+def test_notrump_over_their_weak_two_or_preempt_is_natural_and_strong():
+    """2NT over a weak two was read as 'unusual or natural': any hand, and no stopper;
+    3NT over a preempt as a stopper and no strength."""
+    s = default_system()
+    east = usual(infer("N: 2H 2NT P 3NT AP", s).constraints[E])
+    assert east.hcp_bounds() == (15, 18) and "stopper hearts" in str(east)
+    for auction in ("N: 2S 3NT AP", "N: 3C 3NT AP"):
+        east = usual(infer(auction, s).constraints[E])
+        assert east.hcp_bounds()[0] == 16 and "stopper" in str(east)
+
+
+@pytest.mark.parametrize("minor", ["clubs", "diamonds"])
+def test_the_takeout_double_of_a_minor_is_answered(minor):
+    """Over 1C or 1D doubled, a pass is for penalty (long, good trumps) and the answers
+    show their strength, as over a major; before, the pass was unread and the answers
+    were read as bare suits."""
+    s = default_system()
+    opening = "1" + minor[0].upper()
+    r = infer(f"N: {opening} X P P P", s)
+    assert f"8+ quality {minor}" in str(r.constraints[W])
+    west = usual(infer(f"N: {opening} X P 1H P P P", s).constraints[W])
+    assert west.hcp_bounds() == (0, 8) and west.length_bounds()[1][0] == 4
+    west = usual(infer(f"N: {opening} X P 2S P P P", s).constraints[W])
+    assert west.hcp_bounds() == (9, 11)
+
+
+def test_a_third_seat_table_changes_only_the_openings_it_lists():
+    """Without 'like', [opening_third_fourth] left every opening it did not list unknown
+    in third seat, and a third-seat pass denied only the openings it listed."""
+    s = loads_system('''
+[opening]
+"1NT" = "15-17 hcp, balanced"
+"1S" = "12+ hcp, 5+ spades"
+[opening_third_fourth]
+"1S" = "9+ hcp, 5+ spades"
+''')
+    third = infer("N: P P 1NT AP", s).meanings[2]
+    assert third.constraint is not None and third.constraint.hcp_bounds() == (15, 17)
+    assert infer("N: P P 1S AP", s).meanings[2].constraint.hcp_bounds()[0] == 9
+    passed = infer("N: P P P P", s).meanings[2].constraint
+    assert not passed.accepts(Hand.from_pbn("A2.KQ3.KJ54.Q876"))       # 15, balanced

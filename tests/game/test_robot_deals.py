@@ -128,16 +128,19 @@ def test_the_opener_bids_over_a_new_suit(robot_deals):
 
 def test_the_robot_competes(robot_deals, made):
     """A natural overcall is made though no table answers it (partner may pass it), a
-    takeout double of a minor is not (partner could not answer it); and the other side
-    bids on a fair share of the deals (at real tables and in robot matches about half)."""
+    takeout double of a weak two is not (partner could not answer it), one of a minor is
+    (the system reads partner's answers); and the other side bids on a fair share of the
+    deals (at real tables and in robot matches about half)."""
     robot = robot_deals.Robot(default_system())
     one_heart = Auction("N").then("1H")
     assert robot.call(one_heart, Deal.from_pbn(
         "E:AT873.Q75.A2.Q72 - - -").east).name == "1S"          # 12, five spades
     assert robot.call(one_heart, Deal.from_pbn(
         "E:AQ2.Q75.KJ32.Q72 - - -").east).is_pass                # 14, balanced, no suit
+    assert robot.call(Auction("N").then("2H"), Deal.from_pbn(
+        "E:AQ52.2.KJ32.KJ75 - - -").east).is_pass                # 14: no table after 2H X P
     assert robot.call(Auction("N").then("1C"), Deal.from_pbn(
-        "E:AQ52.KJ75.KJ32.2 - - -").east).is_pass                # 14: no table after 1C X P
+        "E:AQ52.KJ75.KJ32.2 - - -").east).name == "X"            # the table after 1C X P
     text, _, _ = made
     both = boards = 0
     for game in loads(text):
