@@ -10,11 +10,12 @@ written in the constraint syntax of :mod:`cardgames.constraint_syntax`::
     "2C" = { hand = "8+ hcp, 4+ hearts or 4+ spades", name = "Stayman" }
 
 Contexts are ``opening`` (first and second seat), ``opening_third_fourth`` (third and
-fourth; it starts from ``opening`` and changes the calls it lists) and ``auction."<calls>"``: the calls from the opening bid
-up to the one being explained, passes written ``P``, several sequences sharing one table
-separated by ``|``.  A context written with the passes before the opening (``"P P 1S P"``)
-is looked up before the one without them, so a passed hand's replies can differ.  A table
-may start from another with ``like = "<context>"`` and change some calls.
+fourth; it starts from ``opening`` and changes the calls it lists) and
+``auction."<calls>"``: the calls from the opening bid up to the one being explained,
+passes written ``P``, several sequences sharing one table separated by ``|``.  A context
+written with the passes before the opening (``"P P 1S P"``) is looked up before the one
+without them, so a passed hand's replies can differ.  A table may start from another
+with ``like = "<context>"`` and change some calls.
 
 What a call shows is its constraint; what a pass shows, when the table does not say, is
 that the hand fits none of the table's calls (a first-seat pass denies every opening) --

@@ -346,7 +346,9 @@ def _solve_on_cluster(boards: Iterable[Board], client: Any, *, tt_mb: int = DEFA
         return client.submit(cluster.tables_task, masks, tt_mb, pure=False)
 
     def arrived(unit: _TableUnit, numbers: list[tuple[int, ...]]) -> None:
-        unit.tables = {k: cluster.table_of_numbers(n) for k, n in zip(unit.todo, numbers)}
+        deals = {k: b.deal for k, b in zip(unit.keys, unit.boards) if b.deal is not None}
+        unit.tables = {k: cluster.table_of_numbers(n, deals[k].cards_per_hand)
+                       for k, n in zip(unit.todo, numbers)}
         for key, table in unit.tables.items():
             if flying.get(key) is unit:
                 del flying[key]

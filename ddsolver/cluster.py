@@ -44,7 +44,7 @@ from contextlib import contextmanager
 from itertools import islice
 from typing import Any, TypeVar
 
-from .solver import DEFAULT_TT_MB, DDTable, batch_masks, check_tt_mb, thread_solver
+from .solver import DEFAULT_TT_MB, DDTable, batch_masks, cards_of, check_tt_mb, thread_solver
 
 _T = TypeVar("_T")
 
@@ -389,9 +389,10 @@ def chunks(items: Iterable[_T], size: int) -> Iterator[list[_T]]:
         yield chunk
 
 
-def table_of_numbers(numbers: Sequence[int]) -> DDTable:
-    """The table whose 20 numbers a task sent back (:func:`tables_task`)."""
-    return DDTable(tuple(tuple(numbers[5 * d:5 * d + 5]) for d in range(4)))
+def table_of_numbers(numbers: Sequence[int], cards: int = 13) -> DDTable:
+    """The table whose 20 numbers a task sent back (:func:`tables_task`), for a deal of
+    ``cards`` in each hand."""
+    return DDTable(tuple(tuple(numbers[5 * d:5 * d + 5]) for d in range(4)), cards)
 
 
 # ---- tables ------------------------------------------------------------------------------
@@ -414,7 +415,7 @@ def iter_tables(deals: Iterable[Any], client: Any, *, tt_mb: int = DEFAULT_TT_MB
             yield start, [batch_masks(start + i, d) for i, d in enumerate(part)]
             start += len(part)
 
-    for (start, _), numbers in ordered_map(
+    for (start, masks), numbers in ordered_map(
             client, units(), lambda u: client.submit(tables_task, u[1], tt_mb, pure=False)):
         for i, row in enumerate(numbers):
-            yield start + i, table_of_numbers(row)
+            yield start + i, table_of_numbers(row, cards_of(masks[i]))

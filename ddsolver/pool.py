@@ -45,6 +45,7 @@ from .solver import (
     DealLike,
     Solver,
     batch_masks,
+    cards_of,
     check_tt_mb,
     clear_stop,
     hook_signal,
@@ -254,9 +255,11 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
     # The unit of work is one strain of one deal: strains share nothing in the table,
     # and five small units per deal keep every thread busy to the end of a batch
     # instead of leaving one slow deal to finish alone.
+    cards: dict[int, int] = {}       # deal -> cards per hand
     def units() -> Iterator[tuple[tuple[int, ...], int]]:
         for i, deal in enumerate(deals):
             masks = batch_masks(i, deal)
+            cards[i] = cards_of(masks)
             for strain in range(5):
                 yield masks, strain
 
@@ -269,7 +272,7 @@ def iter_dd_tables(deals: Iterable[DealLike], *, jobs: int | None = None,
             rows[strain] = row
             if len(rows) == 5:
                 del strains[index]
-                yield index, table_of([rows[s] for s in range(5)])
+                yield index, table_of([rows[s] for s in range(5)], cards.pop(index))
     finally:
         pool.close()
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import operator
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from cardgames.hands import Deal
@@ -40,6 +40,7 @@ from .errors import DealError, IllegalPlayError, ParseError, PlayOverError
 
 __all__ = ["DDTable", "Solver", "solve", "dd_table", "card_scores", "DEFAULT_TT_MB",
            "MAX_TT_MB", "STRAIN_ORDER", "check_tt_mb", "as_deal", "deal_masks", "batch_masks", "table_of",
+           "cards_of",
            "played_items", "thread_solver", "request_stop", "clear_stop", "stop_requested",
            "hook_signal", "unhook_signal"]
 
@@ -70,7 +71,9 @@ class DDTable:
     lead by declarer's left-hand opponent).  Immutable, hashable, equal when all 20 numbers
     are equal.
 
-    ``rows[declarer][strain]``, declarers N E S W, strains S H D C NT (the enum orders).
+    ``rows[declarer][strain]``, declarers N E S W, strains S H D C NT (the enum orders);
+    ``cards``, the cards in each hand of the deal (13, or fewer for an ending: the tricks
+    a contract needs are counted against it), is not compared.
 
     >>> t = DDTable.from_dict({"N": {"NT": 9, "S": 5, "H": 7, "D": 5, "C": 9},
     ...                        "E": {"NT": 4, "S": 7, "H": 5, "D": 8, "C": 4},
@@ -87,6 +90,7 @@ class DDTable:
     """
 
     rows: tuple[tuple[int, ...], ...]
+    cards: int = field(default=13, compare=False)
 
     def __post_init__(self) -> None:
         try:   # whole numbers only (numpy's too): not 9.7, "9" or True
@@ -98,10 +102,13 @@ class DDTable:
         if len(rows) != 4 or any(len(row) != 5 for row in rows):
             raise ValueError(f"a DD table is 4 rows (N E S W) of 5 ints (S H D C NT), "
                              f"got {self.rows!r}")
+        if isinstance(self.cards, bool) or not isinstance(self.cards, int) or \
+                not 1 <= self.cards <= 13:
+            raise ValueError(f"a DD table's cards per hand must be 1..13, not {self.cards!r}")
         for row in rows:
             for v in row:
-                if not 0 <= v <= 13:
-                    raise ValueError(f"a DD table entry must be 0..13 tricks, got {v}")
+                if not 0 <= v <= self.cards:
+                    raise ValueError(f"a DD table entry must be 0..{self.cards} tricks, got {v}")
         object.__setattr__(self, "rows", rows)
 
     @classmethod
@@ -365,7 +372,8 @@ class Solver:
         :raises DealError: if a hand is unknown or the hands are unequal.
         :raises ParseError: for a malformed PBN deal string.
         """
-        return table_of(self._core.dd_table(_masks(as_deal(deal))))
+        masks = _masks(as_deal(deal))
+        return table_of(self._core.dd_table(masks), cards_of(masks))
 
     # ---- positions in the core's encoding ------------------------------------------
     # For callers that build positions themselves by the thousand (the single-dummy
@@ -376,7 +384,7 @@ class Solver:
     # the answers are in its encoding too.
     def dd_table_masks(self, masks: tuple[int, ...]) -> DDTable:
         """:meth:`dd_table` of a deal given as :func:`deal_masks`."""
-        return table_of(self._core.dd_table(masks))
+        return table_of(self._core.dd_table(masks), cards_of(masks))
 
     def dd_strain_masks(self, masks: tuple[int, ...], strain: int) -> list[int]:
         """Declarer's tricks in ``strain`` for declarers N E S W: one strain of
@@ -564,7 +572,13 @@ def batch_masks(index: int, deal: DealLike) -> tuple[int, ...]:
         raise TypeError(f"deal at index {index}: {err}") from None
 
 
-def table_of(by_strain: list[list[int]]) -> DDTable:
+def table_of(by_strain: list[list[int]], cards: int = 13) -> DDTable:
     """The :class:`DDTable` of the core's answer, ``[strain S H D C NT][declarer N E S W]``
-    (what :meth:`Solver.dd_strain_masks` gives, strain by strain)."""
-    return DDTable(tuple(tuple(by_strain[s][d] for s in range(5)) for d in range(4)))
+    (what :meth:`Solver.dd_strain_masks` gives, strain by strain), for a deal of ``cards``
+    in each hand."""
+    return DDTable(tuple(tuple(by_strain[s][d] for s in range(5)) for d in range(4)), cards)
+
+
+def cards_of(masks: Sequence[int]) -> int:
+    """The cards in each hand of a deal given as :func:`deal_masks` (North's)."""
+    return sum(m.bit_count() for m in masks[:4])

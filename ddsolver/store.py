@@ -181,12 +181,20 @@ def _encode(table: DDTable) -> str:
     return "".join(f"{n:x}" for row in table.rows for n in row)
 
 
-def _decode(text: object) -> DDTable | None:
-    """A stored table, or None for a row that does not read as one (damaged)."""
+def _decode(text: object, cards: int = 13) -> DDTable | None:
+    """A stored table of a deal of ``cards`` in each hand, or None for a row that does
+    not read as one (damaged)."""
     values = _tricks(text, 20)
-    if values is None:
+    if values is None or max(values) > cards:
         return None
-    return DDTable(tuple(tuple(values[d * 5:d * 5 + 5]) for d in range(4)))
+    return DDTable(tuple(tuple(values[d * 5:d * 5 + 5]) for d in range(4)), cards)
+
+
+def _cards_in(key: str) -> int:
+    """The cards in each hand of a deal key (:func:`deal_key`), counted in North's."""
+    north = key.partition(":")[2].split(" ", 1)[0]
+    cards = len(north) - north.count(".")
+    return cards if north.count(".") == 3 and 1 <= cards <= 13 else 13
 
 
 def _tricks(text: object, length: int) -> list[int] | None:
@@ -312,7 +320,7 @@ class ResultStore:
             except sqlite3.Error as err:
                 raise StoreError(f"cannot read {self.path}: {err}") from None
             for deal, tricks in rows:
-                table = _decode(tricks)
+                table = _decode(tricks, _cards_in(deal))
                 if table is None:
                     self.damaged += 1   # solved again, and the row replaced
                 else:

@@ -19,7 +19,7 @@ from html_pages import bar_counts, close, lead_rows, number, pair, parse, svgs
 from cardgames import Hand, Seat
 from cardgames.cards import Suit
 from cardgames.hands import Deal
-from ddsolver import dd_table
+from ddsolver import dd_table, dd_tables
 from ddsolver.boards import Board
 from ddsolver.formats.leads_html import trick_counts
 from ddsolver.leads import LeadReport, lead_groups, summarise_leads
@@ -143,15 +143,33 @@ def test_dd_table_is_a_grid_of_the_tables_numbers():
             assert ("makes" in td.classes) == (tricks >= 7)
 
 
+def _made(table: DDTable) -> set[tuple[str, str]]:
+    return {(td.attrs["data-declarer"], td.attrs["data-strain"])
+            for td in parse(table._repr_html_()).iter("td") if "makes" in td.classes}
+
+
 def test_dd_table_of_an_ending_marks_what_makes_in_that_ending():
     # 5 cards a hand: a contract "makes" with 3 of them.
     rows = ((3, 2, 5, 0, 1), (2, 3, 0, 5, 4), (3, 2, 5, 0, 1), (2, 3, 0, 5, 4))
-    root = parse(DDTable(rows)._repr_html_())
-    made = {(td.attrs["data-declarer"], td.attrs["data-strain"]) for td in root.iter("td")
-            if "makes" in td.classes}
     expected = {(s.letter, st.letter) for s in Seat for st in STRAIN_ORDER
                 if DDTable(rows).tricks(s, st) >= 3}
-    assert made == expected
+    assert _made(DDTable(rows, cards=5)) == expected
+    ending_deal = "N:AKQ.32.. JT9.AK.. 876.QJ.. 54.T9.8."
+    ending = dd_table(ending_deal)
+    assert ending.cards == 5 and _made(ending) == {
+        (s.letter, st.letter) for s in Seat for st in STRAIN_ORDER if ending.tricks(s, st) >= 3}
+    assert [t.cards for t in dd_tables([ending_deal] * 2, jobs=2)] == [5, 5]   # the pool's
+    with pytest.raises(ValueError, match="0..5 tricks"):
+        DDTable(((6, 2, 5, 0, 1),) + rows[1:], cards=5)
+
+
+def test_dd_table_marks_what_makes_whatever_the_numbers_add_up_to():
+    """The table's cards were guessed as North's no-trump tricks plus East's, which is 13
+    on fewer than half of real deals (6 here): 5 tricks in hearts was shown as making."""
+    table = dd_table("N:J83.QT5.T753.K42 72.J973.K4.A9653 AKQT954.AK2.82.J 6.864.AQJ96.QT87")
+    assert table.tricks("N", "NT") + table.tricks("E", "NT") != 13
+    assert table.cards == 13 and _made(table) == {
+        (s.letter, st.letter) for s in Seat for st in STRAIN_ORDER if table.tricks(s, st) >= 7}
 
 
 # ---- the lead report -------------------------------------------------------------------------

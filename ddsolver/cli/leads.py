@@ -418,7 +418,7 @@ def _check_save_deals(args: argparse.Namespace) -> None:
 
 
 def _files(args: argparse.Namespace, output: LeadsWriter,
-           report_error: Callable[[str], None]) -> int:
+           report_error: Callable[[str], None], problems: list[str]) -> int:
     if args.hand or args.contract or args.declarer or args.leader or args.vul:
         raise UsageError("with PBN files, the hand, contract, declarer and vulnerability come from "
                      "each board; drop --hand/--contract/--declarer/--leader/--vul")
@@ -427,6 +427,7 @@ def _files(args: argparse.Namespace, output: LeadsWriter,
     def report(message: str) -> None:
         nonlocal failed
         failed += 1
+        problems.append(message)
         report_error(message)
 
     constraints, known = _seat_options(args, None)
@@ -510,11 +511,12 @@ def run(args: argparse.Namespace) -> int:
         args.deals_fp = deals_fp
         output = (LeadsHtmlWriter(out, many=bool(args.files)) if args.format == "html"
                   else LeadsWriter(args.format, out, many=bool(args.files)))
+        problems: list[str] = []     # the boards left out, for the HTML page to list
         if args.files:
-            status = _files(args, output, report_error)
+            status = _files(args, output, report_error, problems)
         else:
             status = _one_hand(args, output)
-        output.finish()
+        output.finish(problems)
         if deals_fp is not None and not getattr(args, "deals_begun", False):
             pbn.dump([], deals_fp)  # no deal at all: the directives, as before
         close_files()  # the report's last bytes go out now: a failure is reported

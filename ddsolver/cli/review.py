@@ -102,9 +102,12 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     show = not args.quiet and sys.stderr.isatty()
 
+    problems: list[str] = []     # the boards left out, for the HTML page to list
+
     def report(message: str) -> None:
         nonlocal failed
         failed += 1
+        problems.append(message)
         bar.write(message, file=sys.stderr)
 
     # What decides a board's review besides the board and the player.
@@ -139,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
                 out.flush()
         except KeyboardInterrupt:
             raise stopped(bar, store, len(reviews), "reviews") from None
-        writer.end(summarise(reviews))
+        writer.end(summarise(reviews), problems)
         out.flush()
     if not reviews and not failed:
         print(f"{PROG} review: {args.player!r} sat at no board of the files", file=sys.stderr)

@@ -22,13 +22,24 @@ from ..par import ParContract, ParResult
 from ..solver import STRAIN_ORDER, DDTable
 from . import GENERATOR
 
-__all__ = ["HtmlReport", "compass_html", "info_html", "dd_grid_html", "par_html"]
+__all__ = ["HtmlReport", "compass_html", "info_html", "dd_grid_html", "par_html",
+           "problems_html", "PROBLEMS_CSS"]
 
 _STRAIN_SYMBOL = {Strain.NOTRUMP: "NT", Strain.SPADES: "\u2660", Strain.HEARTS: "\u2665",
                   Strain.DIAMONDS: "\u2666", Strain.CLUBS: "\u2663"}
 _SEAT_NAME = SEAT_NAME
 # Table rows in hand-record order (partners together); strains in STRAIN_ORDER.
 _TABLE_SEATS = (Seat.NORTH, Seat.SOUTH, Seat.EAST, Seat.WEST)
+
+#: The notice of what a page leaves out (:func:`problems_html`), for every page that has one.
+PROBLEMS_CSS = """.problems{border:1pt solid #c8102e;border-radius:2mm;margin:3mm 0;
+ padding:2mm 3mm;font-size:9pt;break-inside:avoid;page-break-inside:avoid}
+.problems h2{font-size:10.5pt;margin:0 0 1mm 0;color:#c8102e}
+.problems p{margin:0 0 1mm 0}
+.problems ul{margin:0;padding-left:5mm}
+.problems li{font-family:"DejaVu Sans Mono",Consolas,monospace;font-size:8pt;
+ overflow-wrap:anywhere}
+"""
 
 _CSS = """
 *{box-sizing:border-box}
@@ -38,14 +49,15 @@ header.report{border-bottom:1.5pt solid #333;margin-bottom:5mm;padding-bottom:2m
 header.report h1{font-size:15pt;margin:0 0 1mm 0}
 header.report p{margin:0;color:#444;font-size:9pt}
 h2.file{font-size:12pt;margin:4mm 0 2mm 0;grid-column:1/-1}
-.boards{display:grid;grid-template-columns:1fr 1fr;gap:5mm 6mm}
+.boards{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:5mm 6mm}
 .board{border:0.8pt solid #999;border-radius:2mm;padding:3mm;break-inside:avoid;
  page-break-inside:avoid}
 .diagram{display:grid;grid-template-columns:1fr 1fr 1fr;grid-template-rows:auto auto auto;
  align-items:center;gap:1mm 2mm}
 .info{grid-column:1;grid-row:1;align-self:start;font-size:9pt;line-height:1.35}
-.info .number{font-size:13pt;font-weight:bold;display:block;white-space:nowrap}
 .info{white-space:nowrap}
+.info .number{font-size:13pt;font-weight:bold;display:block;white-space:normal;
+ overflow-wrap:anywhere}
 .hand{line-height:1.3;white-space:nowrap}
 .hand.north{grid-column:2;grid-row:1}
 .hand.west{grid-column:1;grid-row:2}
@@ -74,14 +86,8 @@ h2.file{font-size:12pt;margin:4mm 0 2mm 0;grid-column:1/-1}
 .par b{font-weight:bold}
 .note{grid-column:1;grid-row:3;align-self:end;font-size:7.5pt;color:#666}
 footer.report{margin-top:5mm;font-size:8pt;color:#666}
-.problems{grid-column:1/-1;order:-1;border:1pt solid #c8102e;border-radius:2mm;
- padding:2mm 3mm;font-size:9pt;break-inside:avoid;page-break-inside:avoid}
-.problems h2{font-size:10.5pt;margin:0 0 1mm 0;color:#c8102e}
-.problems p{margin:0 0 1mm 0}
-.problems ul{margin:0;padding-left:5mm}
-.problems li{font-family:"DejaVu Sans Mono",Consolas,monospace;font-size:8pt;
- overflow-wrap:anywhere}
-@media screen and (max-width:880px){.boards{grid-template-columns:1fr}}
+.problems{grid-column:1/-1;order:-1}
+""" + PROBLEMS_CSS + """@media screen and (max-width:880px){.boards{grid-template-columns:minmax(0,1fr)}}
 @page{size:auto;margin:10mm}
 @media print{
  body{padding:0;font-size:9.5pt;-webkit-print-color-adjust:exact;print-color-adjust:exact}
@@ -256,8 +262,13 @@ def _problems_html(failed: int, problems: Sequence[str], without_par: int) -> st
     if without_par:
         said.append(f"{without_par} board{'s' * (without_par != 1)} "
                     f"{'are' if without_par != 1 else 'is'} shown without par")
-    summary = "; ".join(said) or "the input has problems"
+    return problems_html("; ".join(said) or "the input has problems", problems)
+
+
+def problems_html(summary: str, problems: Sequence[str]) -> str:
+    """The notice of what a page leaves out: ``summary`` (a sentence, without its full
+    stop), then each message (``FILE:LINE: reason``) as reported on standard error."""
     items = "".join(f"<li>{_esc(message)}</li>" for message in problems)
+    reasons = f" The reasons, as file:line: reason:</p><ul>{items}</ul>" if items else "</p>"
     return (f'<aside class="problems" role="note"><h2>Not everything is shown</h2>'
-            f"<p>{_esc(summary[0].upper() + summary[1:])}. The reasons, as file:line: "
-            f"reason:</p><ul>{items}</ul></aside>\n")
+            f"<p>{_esc(summary[0].upper() + summary[1:])}.{reasons}</aside>\n")

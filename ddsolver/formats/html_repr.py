@@ -13,7 +13,7 @@ records (:mod:`ddsolver.formats.hand_records`) and the deal diagram of
 
 from __future__ import annotations
 
-from cardgames.cards import Seat, Strain
+from cardgames.cards import Seat
 from cardgames.html import FRAGMENT_CSS, hand_html
 
 from ..boards import Board
@@ -42,7 +42,8 @@ TABLE_CSS = (
 _BOARD_CSS = (
     ".cg-deal .info{grid-column:1;grid-row:1;align-self:start;font-size:9pt;"
     "line-height:1.35;white-space:nowrap}"
-    ".cg-deal .info .number{font-size:13pt;font-weight:bold;display:block}"
+    ".cg-deal .info .number{font-size:13pt;font-weight:bold;display:block;"
+    "white-space:normal;overflow-wrap:anywhere}"
     ".cg-deal .compass{grid-column:2;grid-row:2;justify-self:center;width:23mm;height:23mm;"
     "position:relative;border:0.8pt solid #555;border-radius:1mm;background:#fafafa;"
     "font-size:8.5pt}"
@@ -58,17 +59,11 @@ _BOARD_CSS = (
 )
 
 
-def table_cards(table: DDTable) -> int:
-    """Cards per hand of the deal ``table`` was solved for: a declarer's tricks and their
-    left-hand opponent's, in one strain, add up to them (13 for a full deal)."""
-    return table.tricks(Seat.NORTH, Strain.NOTRUMP) + table.tricks(Seat.EAST, Strain.NOTRUMP)
-
-
 def table_html(table: DDTable, par: ParResult | None = None) -> str:
     """The table as a grid (declarers N S E W down, strains across; the contracts that
     make in bold), and ``par`` below it when given: what ``DDTable._repr_html_`` shows."""
     return (f'<div class="dds-frag"><style>{TABLE_CSS}</style>'
-            f"{dd_grid_html(table, table_cards(table))}{par_html(par)}</div>")
+            f"{dd_grid_html(table, table.cards)}{par_html(par)}</div>")
 
 
 def board_html(board: Board) -> str:

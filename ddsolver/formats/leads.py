@@ -14,6 +14,7 @@ import csv
 import io
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
@@ -302,9 +303,11 @@ class LeadsWriter:
             self.out.write(report_text(report) + "\n\n")
         self.out.flush()
 
-    def finish(self) -> None:
+    def finish(self, problems: Sequence[str] = ()) -> None:
         """Write what comes after the boards: the JSON of many boards (an object of
-        ``boards`` and ``leaders``), or the text summary of the leads made at the table."""
+        ``boards`` and ``leaders``), or the text summary of the leads made at the table.
+        ``problems`` (the boards left out, as reported on standard error) are for the
+        HTML page to list; the other formats leave them to standard error."""
         totals = leader_totals(self.table_leads)
         if self.fmt == "json" and self.many:
             self.out.write(json.dumps({"boards": self.json_items,

@@ -40,6 +40,7 @@ from cardgames.html import FRAGMENT_CSS, RED_SUITS, SEAT_NAME, SUIT_SYMBOL, esc,
 from ..leads import LeadReport, LeadRow
 from ..stats import normal_tail
 from . import GENERATOR
+from .hand_records import PROBLEMS_CSS, problems_html
 from .leads import LeaderTotal, LeadsWriter, leader_totals, real_hands, table_lead_text
 
 __all__ = ["report_html", "report_fragment", "LeadsHtmlWriter", "trick_counts"]
@@ -532,7 +533,7 @@ class LeadsHtmlWriter(LeadsWriter):
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<meta name=\"generator\" content=\"{GENERATOR}\">\n"
-            f"<title>{title}</title>\n<style>{_PAGE_CSS}{FRAGMENT_CSS}{_CSS}</style>\n"
+            f"<title>{title}</title>\n<style>{_PAGE_CSS}{FRAGMENT_CSS}{_CSS}{PROBLEMS_CSS}</style>\n"
             f"</head>\n<body class=\"dds-leads\">\n<header class=\"page\"><h1>{title}</h1>"
             "<p>Double-dummy results over deals sampled to fit what the leader knows."
             "</p></header>\n<main>\n")
@@ -553,11 +554,15 @@ class LeadsHtmlWriter(LeadsWriter):
         self.out.write(report_html(report, place, self.count))
         self.out.flush()
 
-    def finish(self) -> None:
+    def finish(self, problems: Sequence[str] = ()) -> None:
         self._begin()
         if self.count == 0:
             self.out.write('<p class="notice" role="note">No board was analysed: there is '
                            "no report to show.</p>\n")
+        if problems:
+            self.out.write(problems_html(
+                f"{len(problems)} board{'s are' if len(problems) != 1 else ' is'} left out "
+                "or analysed in part", problems))
         totals = leader_totals(self.table_leads)
         if totals:
             self.out.write(_totals_html(totals))

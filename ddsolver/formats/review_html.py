@@ -13,7 +13,7 @@ The session's summary comes first.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from cardgames.cards import Card, Seat, Strain
@@ -23,6 +23,7 @@ from cardgames.play import Position
 from cardgames.scoring import Contract
 
 from ..review import BoardReview, SessionSummary
+from .hand_records import PROBLEMS_CSS, problems_html
 from .leads_html import LEADS_CSS, report_fragment
 from .review_text import facts_text, summary_text
 
@@ -88,15 +89,17 @@ document.querySelectorAll('.stepper').forEach(function(box){
     if (e.key === 'ArrowLeft') { show(box, +box.dataset.at - 1); e.preventDefault(); }
   });
 });
-// Arrow keys with no button focused step the board in view: the first whose section
-// shows on the screen.
+// Arrow keys with no button focused step the board in view: the one whose stepper (its
+// diagram and buttons) shows most on the screen, not a board of which only the trick
+// table is left in view.
 function inView(){
-  var boxes = document.querySelectorAll('.stepper');
+  var boxes = document.querySelectorAll('.stepper'), best = null, most = 0;
   for (var i = 0; i < boxes.length; i++) {
-    var r = boxes[i].closest('section').getBoundingClientRect();
-    if (r.bottom > 0 && r.top < window.innerHeight) return boxes[i];
+    var r = boxes[i].getBoundingClientRect();
+    var shown = Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
+    if (shown > most) { most = shown; best = boxes[i]; }
   }
-  return null;
+  return best;
 }
 document.addEventListener('keydown', function(e){
   if (e.target !== document.body) return;
@@ -276,19 +279,27 @@ class HtmlWriter:
     def write(self, r: BoardReview) -> None:
         self.boards.append(r)
 
-    def end(self, summary: SessionSummary) -> None:
+    def end(self, summary: SessionSummary, problems: Sequence[str] = ()) -> None:
+        """Write the page; ``problems`` are the boards left out, as reported on standard
+        error (``FILE:LINE: reason``), listed under the summary."""
         player = self.settings["player"]
         title = f"Session review: {player}"
         boards = "".join(_board_html(r, k) for k, r in enumerate(self.boards, 1))
+        notice = ""
+        if problems:
+            notice = problems_html(f"{len(problems)} board{'s are' if len(problems) != 1 else ' is'}"
+                                   " left out of this review", problems)
+        elif not self.boards:
+            notice = problems_html(f"{player} sat at no board of the files", ())
         # the lead analyses' styles, once for all (scoped to their .dds-leads blocks)
         css = LEADS_CSS if any(r.lead_report is not None for r in self.boards) \
             else FRAGMENT_CSS   # (LEADS_CSS holds FRAGMENT_CSS)
         self.out.write(
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{esc(title)}</title><style>{_CSS}{css}</style></head>"
+            f"<title>{esc(title)}</title><style>{_CSS}{css}{PROBLEMS_CSS}</style></head>"
             f"<body><h1>{esc(title)}</h1>"
             f"<p>Single dummy by {esc(self.settings['method'])}, "
             f"{self.settings['samples']} worlds, seed {self.settings['seed']}.</p>"
             f'<div class="summary">{esc(summary_text(summary, player))}</div>'
-            f"{boards}<script>{_SCRIPT}</script></body></html>\n")
+            f"{notice}{boards}<script>{_SCRIPT}</script></body></html>\n")

@@ -4,7 +4,7 @@ session's summary (JSON: one object, written at the end)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from ..review import NO_CONTRACT, BoardReview, SessionSummary
@@ -119,7 +119,7 @@ class TextWriter:
     def write(self, r: BoardReview) -> None:
         self.out.write(board_text(r) + "\n")
 
-    def end(self, summary: SessionSummary) -> None:
+    def end(self, summary: SessionSummary, problems: Sequence[str] = ()) -> None:
         self.out.write(summary_text(summary, self.player))
 
 
@@ -134,7 +134,7 @@ class JsonWriter:
     def write(self, r: BoardReview) -> None:
         self.boards.append(r.to_dict())
 
-    def end(self, summary: SessionSummary) -> None:
+    def end(self, summary: SessionSummary, problems: Sequence[str] = ()) -> None:
         json.dump({"settings": self.settings, "boards": self.boards,
                    "summary": summary.to_dict()}, self.out, indent=1, allow_nan=False)
         self.out.write("\n")

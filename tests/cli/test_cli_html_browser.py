@@ -305,3 +305,30 @@ def test_printed_pdf_holds_every_board_whole(report, browser, tmp_path, paper):
         assert len(numbers) == texts.count("NT"), f"page {k}: a board is split"
     # (pdftotext reads the two columns in its own order.)
     assert sorted(numbers_seen, key=int) == [str(g.board) for g in games]
+
+
+def test_a_long_board_label_wraps_and_keeps_both_columns_on_the_page(browser, tmp_path):
+    """A Board tag such as "Segment 2, Board 14 (Open)" was set on one line and pushed the
+    right-hand column of boards off the page (the ♦ and ♣ columns of their tables cut
+    off in print)."""
+    boards = (DATA / "session.pbn").read_text(encoding="utf-8").split("\n\n")[:2]
+    boards[0] = re.sub(r'\[Board "\d+"\]', '[Board "Segment 2, Board 14 (Open Room)"]',
+                       boards[0])
+    source = tmp_path / "long.pbn"
+    source.write_text("\n\n".join(boards), encoding="utf-8")
+    target = tmp_path / "long.html"
+    assert cli.main(["report", str(source), "--html", str(target), "-q"]) == 0
+    browser.page("Emulation.setEmulatedMedia", media="print")
+    browser.page("Emulation.setScrollbarsHidden", hidden=True)
+    browser.page("Emulation.setDeviceMetricsOverride", width=math.floor(CONTENT_WIDTH),
+                 height=1000, deviceScaleFactor=1, mobile=False)
+    browser.open(target.as_uri())
+    page = browser.evaluate(_MEASURE)
+    assert page["scrollWidth"] <= page["width"], "the page is wider than the paper"
+    assert page["wide"] == [], "wider than the page, or clipped"
+    first, second = page["boards"]
+    assert first["number"] == "Board Segment 2, Board 14 (Open Room)"
+    assert abs(first["box"]["width"] - second["box"]["width"]) < 1, "columns of one width"
+    for board in page["boards"]:
+        assert board["outside"] == []
+        assert _inside(board["parts"]["table.dd"]["box"], board["box"])

@@ -142,6 +142,22 @@ def test_boards_of_a_file_share_one_page(run_cli, tmp_path):
     assert "Evans <E>" not in page
 
 
+def test_a_board_left_out_is_listed_on_the_page(run_cli, tmp_path):
+    """The page said "1 report" and nothing of the board skipped (standard error did)."""
+    path = tmp_path / "boards.pbn"
+    short = DEAL[:-1]       # West a card short: the board cannot be analysed
+    path.write_text("% PBN 2.1\n" + _game(1, "1NT Pass 3NT Pass Pass Pass") + "\n" +
+                    _game(2, "1NT Pass 3NT Pass Pass Pass").replace(DEAL, short),
+                    encoding="utf-8")
+    status, page, err = run_cli("leads", path, "--samples", "6", "--seed", "1",
+                                "--format", "html")
+    assert status == 1
+    notice = parse(page).find("aside", "problems")
+    assert notice is not None and "1 board is left out" in notice.text()
+    reported = next(line for line in err.splitlines() if "board 2" in line)
+    assert reported.removeprefix("ddsolver leads: ") in notice.text()
+
+
 def test_no_board_analysed_is_still_a_page_that_says_so(run_cli, tmp_path):
     path = tmp_path / "passed.pbn"
     path.write_text("% PBN 2.1\n" + _game(1, "Pass Pass Pass Pass"), encoding="utf-8")

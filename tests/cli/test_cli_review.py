@@ -197,3 +197,23 @@ def test_the_declarers_line_at_his_first_choice(run_cli, tmp_path):
     assert lines["alphamu"]["chance"] == pytest.approx(0.95)
     assert lines["alphamu"]["best_chance"] == pytest.approx(0.95)
     assert lines["pimc"]["chance"] == pytest.approx(1.0)
+
+
+def test_the_page_lists_the_boards_left_out(run_cli, tmp_path):
+    """The page summed up the boards it had (points against par and all) and said nothing
+    of one skipped for a card the player does not hold; a player at no board got a page
+    of "0 boards"."""
+    good = _problem_one(tmp_path).read_text()
+    bad = good.replace('[Board "1"]', '[Board "2"]').replace("S8 S6 ST SQ", "S7 S6 ST SQ")
+    path = tmp_path / "two.pbn"
+    path.write_text(good + "\n" + bad)
+    status, page, err = run_cli("review", path, "--player", "Sam", "--samples", "4",
+                                "--seed", "1", "--format", "html")
+    assert status == 1
+    notice = page[page.index('<aside class="problems"'):page.index("</aside>")]
+    assert "1 board is left out" in notice and ":" in notice
+    reported = next(line for line in err.splitlines() if "two.pbn" in line)
+    assert "two.pbn" in reported and "two.pbn:" in notice
+    status, page, err = run_cli("review", path, "--player", "Nobody", "--samples", "4",
+                                "--seed", "1", "--format", "html")
+    assert status == 1 and "Nobody sat at no board of the files" in page

@@ -236,3 +236,25 @@ def test_the_arrow_keys_step_the_board_in_view(page):
       return [...boards].map(b => +b.querySelector(".stepper").dataset.at);
     })()""")
     assert moved[2] == 1 and moved[:2] == [0, 0]
+
+
+def test_the_arrow_keys_step_the_board_whose_diagram_is_in_view(page):
+    """Scrolled past a board's diagram and buttons, with only its trick table left at the
+    top of the screen and the next board's diagram below, the keys stepped the board out
+    of view."""
+    browser, html, review = page
+    browser.open(html.as_uri())
+    moved = browser.evaluate(r"""(() => {
+      const boards = [...document.querySelectorAll("section.board")];
+      const stepper = boards[0].querySelector(".stepper");
+      const tricks = boards[0].querySelector("table.tricks");
+      window.scrollTo(0, stepper.getBoundingClientRect().bottom + window.scrollY + 2);
+      const left = tricks.getBoundingClientRect().bottom > 0;
+      const next = boards[1].querySelector(".stepper").getBoundingClientRect();
+      document.body.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight",
+                                                                bubbles: true}));
+      return {left: left, nextShown: next.top < window.innerHeight,
+              at: boards.map(b => +b.querySelector(".stepper").dataset.at)};
+    })()""")
+    assert moved["left"] and moved["nextShown"], "the layout this test needs"
+    assert moved["at"][:2] == [0, 1]

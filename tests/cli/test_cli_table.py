@@ -254,6 +254,17 @@ def test_db_saves_every_table_and_a_second_run_solves_nothing(run_cli, tmp_path,
     assert "resuming with 6 tables" in err and f"6 from {db}, 0 solved now" in err
 
 
+def test_a_stored_table_knows_its_deals_cards(tmp_path):
+    """A table read back from the store is of its deal's size: the notebook view counts
+    what makes against it."""
+    ending = Deal.from_pbn("N:AKQ.32.. JT9.AK.. 876.QJ.. 54.T9.8.")
+    key = ending.to_pbn()
+    with ResultStore(tmp_path / "t.sqlite") as store:
+        store.put_table(key, dd_table(ending))
+        got = store.tables([key])[key]
+    assert got.cards == 5 and got == dd_table(ending)
+
+
 def test_db_finds_a_deal_written_from_another_seat(run_cli, tmp_path, monkeypatch):
     db = tmp_path / "tables.sqlite"
     first = tmp_path / "a.pbn"
