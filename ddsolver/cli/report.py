@@ -40,7 +40,9 @@ several tables (results files repeat the board at each) is shown once.
 
 Boards that cannot be read or solved are reported on stderr as FILE:LINE: reason and
 left out (exit status 1); the page lists them, with the reasons, above the boards.  A
-bad Dealer or Vulnerable tag costs a board only its par (listed the same way).
+bad Dealer or Vulnerable tag costs a board only its par (listed the same way).  The
+page is dated the day it is made; with SOURCE_DATE_EPOCH set (seconds since 1970) it is
+dated by that, so the same files make the same bytes.
 """
 
 
@@ -81,6 +83,16 @@ def _title(args: argparse.Namespace) -> str:
     return ", ".join(os.path.basename(p) for p in args.files)
 
 
+def _today() -> str:
+    """The date the page is made, or the one ``SOURCE_DATE_EPOCH`` gives (seconds since
+    1970, UTC: the reproducible-builds convention), so a page can be made byte for byte
+    again."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return time.strftime("%Y-%m-%d", time.gmtime(int(epoch)))
+    return time.strftime("%Y-%m-%d")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``ddsolver report`` on parsed arguments; the exit status."""
     # The inputs are checked before the title is read from them (Batch checks them too).
@@ -89,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     with Batch(args, args.html, announce_resume=False, keep_problems=True) as batch:
         inputs = Inputs(args.files, batch.report, warn=batch.warn)
         subtitle = (f"{', '.join(args.files)} \u2014 double-dummy analysis by {PROG}, "
-                    f"{time.strftime('%Y-%m-%d')}")
+                    f"{_today()}")
         writer = HtmlReport(batch.out, title, subtitle)
 
         # One diagram per deal of a board: its other tables (same board, same deal) add

@@ -117,6 +117,19 @@ def _card(card: Card) -> str:
     return f"<span{red}>{SUIT_SYMBOL[card.suit]}{rank}</span>"
 
 
+def _card_text(card: Card) -> str:
+    """A card as plain text, as the page writes it: ♥10."""
+    return f"{SUIT_SYMBOL[card.suit]}{'10' if card.rank.letter == 'T' else card.rank.letter}"
+
+
+def _cards(group: str) -> str:
+    """A group of equal cards as the advice names it (``HJ/HT``), drawn as cards."""
+    try:
+        return "/".join(_card(Card.parse(c)) for c in group.split("/"))
+    except ValueError:
+        return esc(group)
+
+
 def _call(call: str) -> str:
     m = re.fullmatch(r"([1-7])(C|D|H|S|NT)", call)
     if m is None:
@@ -152,7 +165,7 @@ def _steps(r: BoardReview, deal: Deal, strain: Strain) -> list[tuple[Deal, str, 
     for i, card in enumerate(r.played):
         if i % 4 == 0:
             in_trick = []
-        in_trick.append(f"{SEAT_NAME[pos.to_move]} {card}")
+        in_trick.append(f"{SEAT_NAME[pos.to_move]} {_card_text(card)}")
         pos.play(card)
         if (i + 1) % 4 == 0:
             trick = pos.tricks[-1]
@@ -209,7 +222,7 @@ def _board_html(r: BoardReview, index: int) -> str:
         sd = c.single_dummy
         verdict = ("not asked single dummy" if sd is None else
                    f'<span class="lost">a mistake from your seat too</span>: '
-                   f"{esc(sd.best)} was better single dummy" if sd.worse else
+                   f"{_cards(sd.best)} was better single dummy" if sd.worse else
                    "only double dummy: from your seat it was as good as any")
         verdicts.append(f"Trick {c.trick}: {SEAT_NAME[c.seat]} played {_card(c.card)}, "
                         f'<span class="lost">{c.cost} trick{"s" * (c.cost != 1)} lost</span> '

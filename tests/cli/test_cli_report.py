@@ -264,6 +264,16 @@ def test_report_to_standard_output(run_cli):
     assert 'class="problems"' not in out  # no notice when all went well
 
 
+def test_source_date_epoch_dates_the_page(run_cli, monkeypatch):
+    """The page carries the day it was made, so it differed from day to day; with
+    SOURCE_DATE_EPOCH the same files give the same bytes."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    status, first, _ = run_cli("report", PROBLEMS, "--html", "-", "-q")
+    assert status == 0 and "2023-11-14" in first
+    monkeypatch.setattr("time.time", lambda: 2_000_000_000.0)
+    assert run_cli("report", PROBLEMS, "--html", "-", "-q")[1] == first
+
+
 def test_report_usage_errors(run_cli, tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         cli.main(["report", str(PROBLEMS)])            # --html is required

@@ -217,3 +217,17 @@ def test_the_page_lists_the_boards_left_out(run_cli, tmp_path):
     status, page, err = run_cli("review", path, "--player", "Nobody", "--samples", "4",
                                 "--seed", "1", "--format", "html")
     assert status == 1 and "Nobody sat at no board of the files" in page
+
+
+def test_the_page_draws_every_card_one_way(run_cli):
+    """Captions said "North H5" and the advice "HJ/HT was better" beside cards drawn as
+    ♥5: the page now writes every card with its suit symbol."""
+    import html
+    import re
+    status, page, _ = run_cli("review", _vugraph(), "--player", "Liggins", "--samples", "4",
+                              "--seed", "1", "--format", "html", "-q")
+    assert status == 0
+    body = re.sub(r"<script>.*?</script>|<style>.*?</style>", "", page, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", body))
+    assert re.findall(r"\b[SHDC](?:[2-9TJQKA]|10)\b", text) == []
+    assert "\u2660" in text or "\u2665" in text
