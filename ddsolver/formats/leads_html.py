@@ -507,10 +507,11 @@ def _totals_html(totals: Sequence[LeaderTotal]) -> str:
     return ("<section class=\"lead-report leaders\"><h2>Leads made at the table, by player"
             "</h2><p class=\"legend\">What they cost against the best lead of each board's "
             "sample (tricks and IMPs added up over the boards, MP% averaged; each \u00b1 its "
-            "SE), and double-dummy tricks lost on the real deals.</p><table class=\"leaders\">"
+            "SE), and double-dummy tricks lost on the real deals.</p>"
+            "<div class=\"table-wrap\"><table class=\"leaders\">"
             "<tr><th>player</th><th>boards</th><th>best</th><th>tricks</th><th>\u00b1se</th>"
             "<th>IMPs</th><th>\u00b1se</th><th>MP%</th><th>\u00b1se</th><th>real</th></tr>"
-            f"{''.join(rows)}</table></section>\n")
+            f"{''.join(rows)}</table></div></section>\n")
 
 
 class LeadsHtmlWriter(LeadsWriter):

@@ -192,3 +192,23 @@ def test_notebook_fragments_show_in_a_browser(browser, tmp_path):
     assert shown[3] == "rgb(200, 16, 46)"     # hearts and diamonds in red
     _, _, pixels = _shot(browser, scale=0.25)
     assert _not_blank(pixels) > 0.02
+
+
+def test_the_leaders_table_fits_a_phone(browser, tmp_path):
+    """The table of the leads made at the table, by player, had no scrolling box of its
+    own: at a phone's width it made the whole page scroll sideways."""
+    target = tmp_path / "session.html"
+    data = Path(__file__).resolve().parents[2] / "data"
+    assert cli.main(["leads", str(data / "played.pbn"), "--samples", "6", "--seed", "1",
+                     "--format", "html", "-o", str(target), "-q"]) == 0
+    assert 'class="leaders"' in target.read_text(encoding="utf-8")
+    browser.page("Emulation.setDeviceMetricsOverride", width=390, height=800,
+                 deviceScaleFactor=2, mobile=True)
+    try:
+        browser.open(target.as_uri())
+        width, scroll = browser.evaluate("[document.documentElement.clientWidth,"
+                                         " document.documentElement.scrollWidth]")
+    finally:
+        browser.page("Emulation.setDeviceMetricsOverride", width=WIDTH, height=900,
+                     deviceScaleFactor=1, mobile=False)
+    assert scroll <= width, "the page is wider than the phone"
