@@ -120,14 +120,15 @@ class IllegalCallError(CardgamesError):
     """A call the rules of the auction do not allow: an insufficient bid, a double of one's
     own side or of nothing, a redouble without a double, a call after the auction ended.
 
-    ``call`` is the offending call as written, ``index`` its 0-based place in the auction.
+    ``call`` is the offending call as written, ``index`` its 0-based place in the auction
+    (the message counts from 1, as a player does: "call 2 (1H)" is the second).
     """
 
     def __init__(self, message: str, call: str, index: int):
         self.message = message
         self.call = call
         self.index = index
-        super().__init__(f"call {index} ({call}): {message}")
+        super().__init__(f"call {index + 1} ({call}): {message}")
 
 
 class BiddingSystemError(CardgamesError):

@@ -147,7 +147,7 @@ def test_rejects_illegal_calls_naming_call_and_index(text, index, call, reason):
     with pytest.raises(IllegalCallError, match=reason) as info:
         Auction.parse(text)
     assert info.value.index == index and info.value.call == call
-    assert f"call {index} ({call})" in str(info.value)
+    assert f"call {index + 1} ({call})" in str(info.value)   # counted from 1, as players do
     assert isinstance(info.value, ValueError)
 
 
