@@ -8,19 +8,21 @@ marks an alert) with ``an|`` its explanation, ``pc|`` a card played, ``mc|`` a c
 put a board on a line; its vugraph archives open with ``vg|`` (the event, the teams) and
 ``pn|`` (both rooms' players), and start each board with ``qx|o12|`` or ``qx|c12|`` (open or
 closed room, board 12).  Hand-viewer links (``...handviewer.html?lin=pn|...``) hold a
-record too, URL-encoded.
+record too, URL-encoded (or with its bars as they stand).
 
 The files real programs write differ (see ``../shared/reallin/README.md`` in the project's
 checkout): three or four hands, with or without a trailing comma; cards in any order and
 case; ``sv|`` as ``o``, ``0``, ``-``, ``n``, ``e``, ``b`` in either case; line breaks inside
-values; ``%`` comment lines; claims mid-trick; play that stops; empty names.  The reader
-takes them all.
+values; lines ended by ``\\n``, ``\\r\\n`` or ``\\r``; ``%`` comment lines; claims mid-trick;
+play that stops; empty names; ``pn|``, ``sv|`` and ``ah|`` before a record's deal or after
+it.  The reader takes them all.
 
 Each board becomes a :class:`cardgames.pbn.Game` with the PBN tags that say the same
 (``Event``, ``Board``, ``Room``, the players, ``Dealer``, ``Vulnerable``, ``Deal``,
 ``Declarer``, ``Contract``, ``Result``, the ``Auction`` with a ``Note`` per alert, the
 ``Play``), so everything that reads PBN games reads LIN: a claim gives the ``Result`` and
-ends the play; the comments (``nt|``) are kept as the game's comments.  ``game.line`` is the
+ends the play (a claim without a contract, which says nothing, is reported and left out);
+the comments (``nt|``) are kept as the game's comments.  ``game.line`` is the
 file line where the board's record starts, and errors name the file, line and column of
 the value at fault.  Keys a board does not need (``st``, ``rh``, ``ah``, ``sa``, ``rs``, ...)
 are passed over.
@@ -44,6 +46,7 @@ from .hands import Deal, Hand
 from .pbn.game import Game, Tag, play_section
 from .pbn.lines import LazyFile
 from .pbn.reader import PBNReader
+from .pbn.text import skip_comment
 from .play import Position
 from .scoring import Contract
 
@@ -69,11 +72,26 @@ _URL_LIN = re.compile(r"(?:^\s*|[?&])lin=", re.IGNORECASE)
 _LIN_SEATS = (Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST)
 _VULNERABLE = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b": "All"}
 _CALL = re.compile(r"([1-7])([CDHSN])T?|P(?:ASS)?|D(?:BL)?|X|R(?:DBL)?|XX", re.IGNORECASE)
-_BOARD_IN_TEXT = re.compile(r"(?:board\s*)?(\d{1,6})\s*$", re.IGNORECASE)
-_ROOM = re.compile(r"([oc])\s*(\d{1,6})?", re.IGNORECASE)
+#: A board's number in a heading (``ah|Board 3|``, ``qx|o3,BOARD 3|``): after "board" or "bd"
+#: wherever it stands ("Board 1 of 24", "Bd 3 Round 2", "Board 12 (Open)"), else a heading
+#: that is a number, or one word and a number ("12", "Deal 12").
+_BOARD_WORD = re.compile(r"\b(?:board|bd)(?![a-z])\.?\s*(?:no\.?\s*|#\s*)?(\d+)",
+                         re.IGNORECASE)
+_BOARD_ALONE = re.compile(r"\s*(?:[^\W\d_]+\.?\s*)?#?\s*(\d+)\.?\s*")
+#: ``qx|``'s first field: the room (open or closed) and the board number.
+_ROOM = re.compile(r"\s*([oc])\s*(\d*)\s*", re.IGNORECASE)
+#: The highest board number read: more is no board number (six digits, as events number
+#: their boards).
+MAX_BOARD = 999_999
 #: The scoring a vugraph header's third field names: IMPs, matchpoints (pairs), board-a-match.
 _SCORING = {"I": "IMP", "P": "MP", "B": "BAM"}
 _DIGITS = re.compile(r"[0-9]{1,3}")
+#: A line with its end: ``\n``, ``\r\n`` or a lone ``\r`` (``str.splitlines`` would also part
+#: lines at a form feed or a ``\x85`` inside a comment, which a file read by lines does not).
+_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+_LINE_END = re.compile(rb"\r\n?|\n")
+#: The next parameter of a hand-viewer link whose record is not URL-encoded.
+_NEXT_PARAMETER = re.compile(r"&[A-Za-z_]\w*=")
 
 
 class LINError(PBNError):
@@ -125,15 +143,17 @@ class _Pair:
 
 def _pairs(lines: Iterable[str], source: str | None) -> Iterator[_Pair | LINError]:
     """The ``key|value|`` pairs of the text, each with the line and column of its key;
-    a :class:`LINError` in the stream for text that is not a pair (the reader goes on
-    after it, at the next line).  A value may run over lines; ``%`` lines (between
-    pairs) are comments; a hand-viewer link is read from its ``lin=``."""
+    a :class:`LINPartError` in the stream for text that is not a pair (a stray bar in a
+    value, a line of something else): it is skipped up to the next key of its line, which
+    is read (stopping at the line's end would cut the board short).  A value may run over
+    lines; ``%`` lines (between pairs) are comments; a hand-viewer link is read from its
+    ``lin=``."""
     key: str | None = None
     value: list[str] = []
     size = 0
     at = (0, 0)
     bad = 0          # lines in a row that held no pair
-    for number, raw in enumerate(lines, 1):
+    for number, raw in enumerate(_physical(lines), 1):
         if bad > MAX_BAD_LINES:
             yield LINError(f"no LIN pair in the last {MAX_BAD_LINES:,} lines: not a LIN "
                            "file; the reading stops here", line=number - 1, source=source)
@@ -152,7 +172,7 @@ def _pairs(lines: Iterable[str], source: str | None) -> Iterator[_Pair | LINErro
                 continue
             m = _URL_LIN.search(line)
             if m is not None and "|" not in line[:m.start()]:
-                line = unquote_plus(line[m.end():].split("&", 1)[0].split("#", 1)[0])
+                line = _link_record(line[m.end():])
         n = len(line)
         while i < n:
             if key is None:
@@ -163,13 +183,18 @@ def _pairs(lines: Iterable[str], source: str | None) -> Iterator[_Pair | LINErro
                 bar = line.find("|", i)
                 word = line[i:bar] if bar >= 0 else line[i:]
                 if bar < 0 or not _KEY.fullmatch(word):
-                    shown = word if len(word) <= 20 else word[:20] + "..."
+                    skip = _next_key(line, bar)
+                    text = line[i:skip].rstrip(" \t").removesuffix("|")
+                    shown = text if len(text) <= 40 else text[:40] + "..."
                     bad += 1
                     if bad <= MAX_BAD_LINES:
-                        yield LINError(f"column {i + 1}: {shown!r} is not a LIN key (two "
-                                       "letters and a bar, as pn| or md|)", line=number,
-                                       source=source)
-                    break
+                        then = (f", the reading goes on at column {skip + 1}" if skip < n
+                                else "")
+                        yield LINPartError(f"column {i + 1}: {shown!r} is not a LIN key (two "
+                                           f"letters and a bar, as pn| or md|): left out{then}",
+                                           line=number, source=source)
+                    i = skip
+                    continue
                 bad = 0
                 key, at, value, size = word.lower(), (number, i + 1), [], 0
                 i = bar + 1
@@ -200,6 +225,45 @@ def _pairs(lines: Iterable[str], source: str | None) -> Iterator[_Pair | LINErro
         yield _Pair(key, "".join(value).rstrip("\n"), *at)
 
 
+def _next_key(line: str, bar: int) -> int:
+    """Where the next key of the line starts after text that is not one, whose first bar
+    is at ``bar`` (-1: none): the line's length if no key follows."""
+    n = len(line)
+    while bar >= 0:
+        j = bar + 1
+        while j < n and line[j] in " \t":
+            j += 1
+        bar = line.find("|", j)
+        if bar >= 0 and _KEY.fullmatch(line, j, bar):
+            return j
+    return n
+
+
+def _physical(lines: Iterable[str]) -> Iterator[str]:
+    """The lines of the text, each ended by ``\\n``, ``\\r\\n`` or a lone ``\\r`` (old Mac
+    writers): an item that holds more than one line (a file of ``\\r`` lines read by what
+    parts lines at ``\\n``) is parted, so that every way of reading a file numbers its
+    lines alike."""
+    for item in lines:
+        cr = item.find("\r")
+        if cr < 0 or item[cr:] in ("\r", "\r\n"):
+            yield item
+        else:
+            yield from _LINES.findall(item)
+
+
+def _link_record(text: str) -> str:
+    """The record of a hand-viewer link, from just after its ``lin=``: URL-encoded (its
+    bars as ``%7C``), it is decoded up to the link's next parameter or its ``#``; with
+    its bars as they are, it is taken as it stands, up to a next parameter (``&v=``):
+    decoding it would turn a ``+`` into a space and a ``%`` into garbage (``5+ spades``,
+    ``100% sure``)."""
+    if "|" in text:
+        m = _NEXT_PARAMETER.search(text)
+        return text if m is None else text[:m.start()]
+    return unquote_plus(text.split("&", 1)[0].split("#", 1)[0])
+
+
 # ---- boards ------------------------------------------------------------------------------
 
 @dataclass
@@ -214,8 +278,11 @@ class _Board:
     cards: list[_Pair] = field(default_factory=list)
     claim: _Pair | None = None
     comments: list[str] = field(default_factory=list)
-    heading: str | None = None     # ah|Board 3|
+    heading: _Pair | None = None   # ah|Board 3|
     started: bool = False          # a key that belongs to a board was seen
+    # What did not read while the board was read (text that is no pair, a call after the
+    # play...), in the stream's order: said before the board, or as errors if it is none.
+    said: list[LINError] = field(default_factory=list)
     # What the archive's header said when the board began (a later vg| or pn| is for the
     # boards after it).
     event: str | None = None
@@ -343,22 +410,57 @@ def _digits(text: str) -> int | None:
     return int(text) if _DIGITS.fullmatch(text) else None
 
 
+def _number_in(heading: str) -> str | None:
+    """The digits of the board number a heading gives (:data:`_BOARD_WORD`,
+    :data:`_BOARD_ALONE`), None if it gives none."""
+    m = _BOARD_WORD.search(heading) or _BOARD_ALONE.fullmatch(heading)
+    return None if m is None else m.group(1)
+
+
+def _board_number(digits: str, pair: _Pair, source: str | None) -> int:
+    """A board number read from ``pair``.
+
+    :raises LINError: for one that is no board's (0, or past :data:`MAX_BOARD`), which
+        is not cut to what fits.
+    """
+    value = int(digits) if len(digits) <= 9 else MAX_BOARD + 1
+    if not 1 <= value <= MAX_BOARD:
+        shown = digits if len(digits) <= 12 else digits[:12] + "..."
+        raise _error(pair, f"board number {shown}: a board is numbered 1 to {MAX_BOARD:,}; "
+                     "the number is left out", source)
+    return value
+
+
 def _game(board: _Board, source: str | None) -> tuple[Game, list[LINError]]:
     """The board as a PBN game, and what had to be left out of it (each a
     :class:`LINError` at its place): an auction that does not read (the auction, the
     contract and the play are left out), a card that does not read or breaks the rules
     (the play is), a claim the play cannot have (the result is), a bad vulnerability.
 
-    :raises LINError: for a deal that does not read: nothing is left of the board.
+    :raises LINError: for a deal that does not read: nothing is left of the board; for a
+        board with neither a deal nor a number (its calls or cards alone are no board).
     """
     left_out: list[LINError] = []
     tags: list[Tag] = []
     if board.event:
         tags.append(Tag("Event", _flat(board.event)))
     number = board.number
-    if number is None and board.heading:
-        m = _BOARD_IN_TEXT.search(board.heading)
-        number = int(m.group(1)) if m else None
+    if number is None and board.heading is not None:
+        digits = _number_in(board.heading.value)
+        if digits is not None:
+            try:
+                number = _board_number(digits, board.heading, source)
+            except LINError as err:
+                left_out.append(err)
+        elif re.search(r"[0-9]", board.heading.value):
+            left_out.append(_error(board.heading, "no board number read in the heading (as "
+                                   "Board 12, Bd 12 or 12): left out", source))
+    if board.deal is None and number is None:
+        # Nothing to tell the board by (no deal, no number) and nothing to read it by (no
+        # dealer): what it holds is no board.
+        raise LINError("an auction, play or claim with no deal (md|) and no board number "
+                       "(qx|, ah|) before it: no board to read it in", line=board.line,
+                       source=source)
     if number is not None:
         tags.append(Tag("Board", str(number)))
     if board.room is not None:
@@ -403,7 +505,14 @@ def _game(board: _Board, source: str | None) -> tuple[Game, list[LINError]]:
             tags.append(Tag("Declarer", declarer.letter))
         tags.append(Tag("Contract", text))
     cards = _play(board, deal, contract, declarer, source, left_out)
-    if board.claim is not None and cards is not None:
+    if board.claim is not None and cards is None:
+        # (a claim is tricks of a contract, on a deal: without them it says nothing)
+        why = ("the play is left out" if contract is not None and declarer is not None
+               and deal is not None else "no contract to claim in (no auction ending in "
+               "one: missing, unfinished, passed out or left out) or no deal")
+        left_out.append(_error(board.claim, f"a claim, but {why}: the result is left out",
+                               source))
+    elif board.claim is not None and cards is not None:
         claimed = _digits(board.claim.value)
         assert contract is not None and declarer is not None and deal is not None
         pos = Position(deal, contract.strain, declarer.lho, cards)
@@ -509,15 +618,39 @@ def _play(board: _Board, deal: Deal | None, contract: Contract | None,
 
 _BOARD_KEYS = frozenset({"md", "sv", "mb", "an", "pc", "mc", "ah", "rh", "st", "pg", "nt",
                          "qx", "pn", "sa", "at"})
+#: Keys that open a record and are never said after its deal (a vugraph header's, BBO's
+#: ``st||``, the room): after a board has begun, one opens the next board.
+_OPENING_KEYS = frozenset({"vg", "rs", "pw", "mp", "bn", "mn", "st", "qx"})
+#: Keys some writers put before a record's deal and others after it (BBO writes
+#: ``md|...|rh||ah|Board 1|sv|o|``): said at the start of a line after a board's deal, or
+#: after its auction, they are the next board's if a deal follows them, else this one's.
+_EITHER_KEYS = frozenset({"sv", "ah", "rh", "pn"})
+
+
+def _unread(errors: Iterable[LINError]) -> Iterator[LINError]:
+    """What was said of a board that is not read after all: each a :class:`LINError` (a
+    part left out of no board is no part)."""
+    for err in errors:
+        yield LINError(err.reason, line=err.line, source=err.source) \
+            if isinstance(err, LINPartError) else err
 
 
 def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             ) -> Iterator[Game | LINError]:
     """The games of a stream of pairs, in order; an error in place of a board that does
-    not read (or of text that is not a pair), and before a board kept without part of
-    it, what was left out."""
+    not read (or of text that is no board), and before a board kept without part of it,
+    what was left out (so that each :class:`LINPartError` comes before its board).
+
+    Where a board ends: at a record's opening key (:data:`_OPENING_KEYS`, a second deal,
+    players at the start of a line or after the auction), and at keys that may stand on
+    either side of a deal (:data:`_EITHER_KEYS`) when a deal follows them: a record
+    ``st||sv|b|ah|Board 6|md|...`` after a board of a deal alone keeps its vulnerability
+    and heading (not given to the board before), as a line ``vg|...|pn|...|md|...``
+    keeps its players."""
     header = _Header()
     board = _Board()
+    held: list[_Pair] = []      # sv|, ah|... that are the next board's if a deal follows
+    last_line = 0               # the line of the last key
 
     def start(b: _Board, line: int) -> None:
         """A board begins: what the archive's header says now is its own."""
@@ -526,36 +659,33 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             b.event, b.scoring, b.header_players = (header.event, header.scoring,
                                                     header.players)
 
+    def begun(b: _Board) -> bool:
+        return b.deal is not None or played(b)
+
+    def played(b: _Board) -> bool:
+        return bool(b.calls) or bool(b.cards) or b.claim is not None
+
     def finish(b: _Board) -> Iterator[Game | LINError]:
-        if b.deal is None and not b.calls and not b.cards:
-            return                 # nothing but a heading or players: not a board
+        if not begun(b):
+            # nothing but a heading or players: not a board
+            yield from _unread(b.said)
+            return
         try:
             game, left_out = _game(b, source)
         except LINError as err:
+            yield from _unread(b.said)
             yield err
             return
         except (CardgamesError, ValueError) as err:
+            yield from _unread(b.said)
             yield LINError(str(err), line=b.line, source=source)
             return
+        yield from b.said
         yield from map(_as_part, left_out)
         yield game
 
-    def begun(b: _Board) -> bool:
-        return b.deal is not None or bool(b.calls) or bool(b.cards) or b.claim is not None
-
-    count = 0        # pairs of the board being read
-    for pair in pairs:
-        if isinstance(pair, LINError):
-            yield pair
-            continue
-        count += 1
-        if count > MAX_BOARD_PAIRS:
-            if count == MAX_BOARD_PAIRS + 1:
-                yield LINError(f"a board of more than {MAX_BOARD_PAIRS:,} pairs: not a "
-                               "board; dropped", line=board.line or pair.line, source=source)
-            if pair.key not in ("qx", "md", "pn"):
-                continue
-            board, count = _Board(), 1
+    def take(pair: _Pair) -> None:
+        """Read a pair into the board being read."""
         key = pair.key
         if key == "vg":
             fields = [f.strip() for f in pair.value.split(",")]
@@ -563,54 +693,45 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             header.event = title or None
             form = fields[2].upper() if len(fields) > 2 else ""
             header.scoring = _SCORING.get(form)
-            continue
+            return
         if key == "pn":
             names = [n.strip() for n in pair.value.split(",")]
             if len(names) >= 8:              # both rooms' players, for the boards after
                 header.players = names
-                continue
-            # A record's players open the next board: after a board's auction or play, or
-            # at the start of a line after its deal (hand records, a board a line); after
-            # a deal on the same line they are the board's own.
-            if (board.calls or board.cards or board.claim is not None
-                    or (board.deal is not None and pair.column == 1)):
-                yield from finish(board)
-                board, count = _Board(), 1
+                return
             start(board, pair.line)
             board.players = names
-            continue
-        if key == "qx" or (key == "md" and board.deal is not None):
-            # A new board; players given just before its qx| are its own.
-            players = None if begun(board) else board.players
-            line = board.line if players is not None else pair.line
-            yield from finish(board)
-            board, count = _Board(), 1
-            start(board, line)
-            board.players = players
+            return
         if key not in _BOARD_KEYS:
-            continue
+            return
         start(board, pair.line)
         if key == "qx":
-            m = _ROOM.match(pair.value.strip())
-            if m:
+            room, _, label = pair.value.partition(",")
+            m = _ROOM.fullmatch(room)
+            if m is None:
+                board.said.append(_as_part(_error(
+                    pair, "not a room and a board number (o for the open room, c for the "
+                    "closed, and the number, as o12): the room is left out", source)))
+            else:
                 board.room = m.group(1).lower()
-                if m.group(2):
-                    board.number = int(m.group(2))
-            label = pair.value.split(",", 1)
-            if board.number is None and len(label) > 1:
-                found = _BOARD_IN_TEXT.search(label[1])
-                if found:
-                    board.number = int(found.group(1))
+            digits = m.group(2) if m is not None and m.group(2) else _number_in(label) \
+                if label.strip() else None
+            if digits:
+                try:
+                    board.number = _board_number(digits, pair, source)
+                except LINError as err:
+                    board.said.append(_as_part(err))
         elif key == "md":
             board.deal = pair
         elif key == "sv":
             board.vulnerable = pair
         elif key == "ah":
-            board.heading = pair.value
+            board.heading = pair
         elif key == "mb":
             if board.cards or board.claim:
-                yield _as_part(_error(pair, "a call after the play began: left out", source))
-                continue
+                board.said.append(_as_part(_error(pair, "a call after the play began: left "
+                                                  "out", source)))
+                return
             board.calls.append((pair, None))
         elif key == "an":
             if board.calls and board.calls[-1][1] is None:
@@ -623,6 +744,56 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             board.claim = pair
         elif key == "nt":
             board.comments.append(pair.value)
+
+    count = 0        # pairs of the board being read
+    for pair in pairs:
+        if isinstance(pair, LINError):
+            board.said.append(pair)
+            continue
+        count += 1
+        if count > MAX_BOARD_PAIRS:
+            if count == MAX_BOARD_PAIRS + 1:
+                yield from _unread(board.said)
+                board.said, held = [], []
+                yield LINError(f"a board of more than {MAX_BOARD_PAIRS:,} pairs: not a "
+                               "board; dropped", line=board.line or pair.line, source=source)
+            if pair.key not in ("qx", "md", "pn"):
+                continue
+            yield from _unread(board.said)
+            board, count = _Board(), 1
+        key = pair.key
+        first = pair.line != last_line       # the first key of its line
+        last_line = pair.line
+        header_players = key == "pn" and pair.value.count(",") >= 7
+        opens = key in _OPENING_KEYS or (key == "md" and board.deal is not None)
+        if held:
+            if opens or key == "md":
+                # A deal (or a record's opening) follows the pairs held: they are the
+                # next board's.
+                yield from finish(board)
+                board, count = _Board(), len(held) + 1
+                for p in held:
+                    take(p)
+                held = []
+            elif key in _EITHER_KEYS and not header_players:
+                held.append(pair)
+                continue
+            else:
+                for p in held:
+                    take(p)
+                held = []
+        elif begun(board) and not header_players:
+            if opens or (key == "pn" and (first or played(board))):
+                # (players at the start of a line after a deal, or after an auction or a
+                # play, are a record's that begins: a board a line)
+                yield from finish(board)
+                board, count = _Board(), 1
+            elif key in _EITHER_KEYS and (first or played(board) or key == "pn"):
+                held = [pair]
+                continue
+        take(pair)
+    for p in held:
+        take(p)
     yield from finish(board)
 
 
@@ -727,8 +898,10 @@ def loads(text: str, *, strict: bool = True, source: str | None = None,
     if not isinstance(text, str):
         raise TypeError(f"LIN text must be a string, not {type(text).__name__} (use "
                         "load() for a file object, load_path() for a file name)")
-    return LINReader(iter(text.splitlines(keepends=True)), strict=strict, source=source,
-                     on_error=on_error)
+    # Lines end at \n, \r\n or \r, as a file's do (_lines_of): not at every break that
+    # str.splitlines knows.
+    return LINReader((m.group() for m in _LINES.finditer(text)), strict=strict,
+                     source=source, on_error=on_error)
 
 
 def load_path(path: str | PathLike[str], *, strict: bool = True,
@@ -766,33 +939,38 @@ class _Peeked:
 
 
 def _lines_of(source: _Peeked) -> Iterator[bytes]:
-    """The stream's lines, each with its line end; a line longer than :data:`MAX_LINE` is
-    cut there (its tail is skipped), and the reader stops at it (not a LIN file)."""
+    """The stream's lines, each with its line end (``\\n``, ``\\r\\n`` or a lone ``\\r``: a file
+    of ``\\r`` lines is as many lines, not one); a line longer than :data:`MAX_LINE` is cut
+    there (its tail is skipped), and the reader stops at it (not a LIN file)."""
     parts: list[bytes] = []
     size = 0
     skipping = False
+    cr = False           # the last piece ended in \r: a \n starting the next is its pair
     while True:
         piece = source.read(1 << 16)
         if not piece:
             break
-        start = 0
-        while True:
-            end = piece.find(b"\n", start)
-            chunk = piece[start:] if end < 0 else piece[start:end + 1]
+        start = 1 if cr and piece.startswith(b"\n") else 0
+        cr = False
+        while start < len(piece):
+            m = _LINE_END.search(piece, start)
+            end = len(piece) if m is None else m.end()
+            chunk = piece[start:end]
             if not skipping:
                 parts.append(chunk)
                 size += len(chunk)
                 if size > MAX_LINE:
                     yield b"".join(parts)[:MAX_LINE + 1]
                     parts, size, skipping = [], 0, True
-            if end < 0:
+            if m is None:
                 break
+            cr = end == len(piece) and m.group() == b"\r"
             if skipping:
                 skipping = False
             elif parts:
                 yield b"".join(parts)
                 parts, size = [], 0
-            start = end + 1
+            start = end
     if parts:
         yield b"".join(parts)
 
@@ -931,14 +1109,22 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True,
     something begins with a vugraph header (``vg|``) saying it; :func:`dumps` writes one
     where they change.
 
+    A contract that no written auction gives (``Contract``, ``Declarer`` and ``Result``
+    tags without an auction) is said in a comment (``nt|Contract 4H by S, result 9|``):
+    LIN has no key for it, and a claim (``mc|``) is read only in a contract.  The
+    comments of the game (``{...}``, ``; ...``: before and after its tags, in its auction
+    and play, at its end) are written as ``nt|`` comments, in order; ``%`` lines, PBN's
+    escape lines for programs, and the comments before the game (the file's) are not.
+
     :raises TypeError: if ``game`` is not a :class:`~cardgames.pbn.Game`.
     :raises LINWriteError: for a deal whose hands LIN cannot hold (not 13 cards, nor none).
     :raises CardgamesError: for a call LIN cannot write (an unknown call, ``-``, or one
         the laws forbid): write the board with ``play=False, auction=False``; for a game
-        with a play but no auction that ends in its contract (LIN gives the contract only
-        by the auction), or a play that breaks the rules on its deal (the reader would
-        leave it out): write it with ``play=False``; :class:`PBNError` for a tag that does
-        not read.
+        with a contract, a play or a result but no auction that ends in its contract (LIN
+        gives the contract only by the auction), a play that breaks the rules on its deal
+        or a result it cannot have (the reader would leave them out), a result that is no
+        number of tricks: write it with ``play=False``; :class:`PBNError` for a tag that
+        does not read.
     """
     if not isinstance(game, Game):
         raise TypeError(f"to_lin() writes a pbn.Game, not {type(game).__name__}")
@@ -952,21 +1138,43 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True,
         raise CardgamesError(f"the Dealer tag says {tagged.letter}, the Auction section "
                              f"starts with {first.letter}, and LIN's auction starts with "
                              "its dealer")
-    if play and game.play:
-        # LIN gives the contract only by the auction
-        contract = bidding.contract if bidding is not None and bidding.is_complete and \
-            game.auction_dealer is not None else None
+    # LIN gives the contract only by the auction, and a claim (the result) only in it.
+    complete = bidding is not None and bidding.is_complete and \
+        game.auction_dealer is not None
+    result = game.result
+    contract_text, result_text = _contract_text(game), _said(game, "Result")
+    if play and not complete:
+        told = [what for what, given in (
+            (f"a contract ({contract_text})", contract_text is not None),
+            ("a play", bool(game.play)), (f"a result ({result_text})", result_text is not None))
+            if given]
+        if told:
+            raise CardgamesError(f"the board has {_and(told)} but no auction ending in its "
+                                 "contract, and LIN gives the contract only by the auction "
+                                 "(a comment, nt|, says them)")
+    if play and result is None and result_text is not None:
+        raise CardgamesError(f"the result {result_text!r} is not a number of tricks, and LIN "
+                             "gives a result as declarer's tricks")
+    if play and complete and (game.play or result is not None):
+        contract = bidding.contract       # type: ignore[union-attr]
         if contract is None or contract.declarer is None:
-            raise CardgamesError("the board has a play but no auction ending in its "
-                                 "contract, and LIN gives the contract only by the auction")
+            raise CardgamesError("the board has a play or a result but its auction is "
+                                 "passed out")
         if deal is None:
-            raise CardgamesError("the board has a play but no deal")
+            raise CardgamesError("the board has a play or a result but no deal")
         position = Position(deal, contract.strain, contract.declarer.lho)
         for k, card in enumerate(game.play):
             try:
                 position.play(card)
             except CardgamesError as err:
                 raise CardgamesError(f"card {k + 1} of the play, {card}: {err}") from None
+        if result is not None:
+            # The reader takes a claim the play leaves possible, no other.
+            won = position.tricks_won(contract.declarer)
+            most = won + deal.cards_per_hand - len(game.play) // 4
+            if not won <= result <= most:
+                raise CardgamesError(f"the result, {result} tricks, is not one the play "
+                                     f"leaves possible ({won} to {most})")
     out: list[str] = []
     vugraph = vugraph_header(game) if header else None
     if vugraph is not None:
@@ -1009,17 +1217,74 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True,
         out.append(f"pc|{card}|")
         if k % 4 == 3:
             out.append("pg||")
-    result = game.result if play else None
-    if result is not None:
+    if play and result is not None:
         out.append(f"mc|{result}|")
-    for comment in game.trailing_comments:
-        text = comment.strip()
-        if text.startswith("{") and text.endswith("}"):
-            text = text[1:-1]
-        elif text.startswith(";"):
-            text = text[1:]
-        out.append(f"nt|{_lin_value(text)}|pg||")
+    if not complete and contract_text is not None:
+        # No auction gives it (the caller leaves the play and result out): a comment says
+        # it, for whoever looks at the board.
+        said = f"Contract {contract_text}"
+        if result_text is not None:
+            said += f", result {result_text}"
+        out.append(f"nt|{_lin_value(said)}|pg||")
+    for comment in _commentary(game):
+        text = _lin_value(comment)
+        if text:
+            out.append(f"nt|{text}|pg||")
     return "".join(out)
+
+
+def _said(game: Game, name: str) -> str | None:
+    """A tag's value as the game gives it, None where it says nothing (absent, empty,
+    ``?``)."""
+    value = (game.tag(name) or "").strip()
+    return None if value in ("", "?") else value
+
+
+def _contract_text(game: Game) -> str | None:
+    """The contract the game's tags give, with its declarer, as words (``4H by S``,
+    ``Pass``), whether they read or not; None if they give none."""
+    contract, declarer = _said(game, "Contract"), _said(game, "Declarer")
+    if contract is None or declarer is None or contract.lower() == "pass":
+        return contract
+    return f"{contract} by {declarer}"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _commentary(game: Game) -> Iterator[str]:
+    """The texts of the game's comments, in order: those before and after its tags, in
+    its Auction and Play sections (``1S {too timid}``), and after its last tag.  ``%``
+    lines are PBN's escape lines (for programs, not readers: ``% PBN 2.1``, a checksum),
+    and a comment block before a game (its preamble) is the file's: neither is said."""
+    for tag in game.tags:
+        for block in tag.comments:
+            yield from _comment_texts(block)
+        if tag.trailing:
+            yield from _comment_texts(tag.trailing)
+        if tag.name in ("Auction", "Play") and tag.section:
+            yield from _comment_texts("\n".join(tag.section))
+    for block in game.trailing_comments:
+        yield from _comment_texts(block)
+
+
+def _comment_texts(text: str) -> Iterator[str]:
+    """The texts of the ``{...}`` and ``; ...`` comments in PBN text (a comment block, a
+    section), without their marks; ``%`` lines are skipped."""
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "%" and (i == 0 or text[i - 1] == "\n"):
+            end = text.find("\n", i)
+            i = n if end < 0 else end + 1
+        elif ch in "{;":
+            end = skip_comment(text, i)
+            yield text[i + 1:end - 1] if ch == "{" and text[end - 1] == "}" else \
+                text[i + 1:end]
+            i = end
+        else:
+            i += 1
 
 
 def dumps(games: Iterable[Game]) -> str:

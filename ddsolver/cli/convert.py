@@ -8,8 +8,10 @@ reading gives the same boards back.  A board that does not read is reported as
 ``FILE:LINE: reason`` and left out; the others are written (exit status 1).  A part of a
 LIN board that does not read (an auction, a play) is reported and left out, the board
 written without it, and when no input file holds any game each is reported as ``FILE: no
-games`` (both exit status 1).  LIN gives the contract only by the auction: a PBN board with a play but
-no auction is written without its play, a play that breaks the rules without it too, and
+games`` (both exit status 1).  LIN gives the contract only by the auction: a PBN board
+with a contract, a play or a result but no auction is written without its play and
+result (the contract and result said in a comment, ``nt|``), a play that breaks the
+rules without it too, and
 an auction with a call LIN cannot write (``-``, unknown) without the auction; passes
 after the auction's end are not written; a deal LIN cannot hold (an end position's
 12-card hands) leaves the board out; each said so (exit status 1).  So every board written

@@ -461,3 +461,195 @@ def test_the_event_and_scoring_go_out_as_a_vugraph_header_and_come_back():
     assert [(g.tag("Event"), g.tag("Scoring")) for g in back] == [
         ("Spring Cup, Round 2", "IMP"), ("Spring Cup, Round 2", "IMP"), ("Club pairs", "MP"),
         (None, None)]   # an empty header: board 4 names no event, so none comes back
+
+
+# ---- where a board ends, what is skipped, line ends, numbers (the QA's findings) ---------
+
+def test_a_record_after_a_board_of_a_deal_alone_keeps_its_own_pairs():
+    """Players, vulnerability and number given before a record's deal are that record's,
+    not the board before's, when the board before has nothing but its deal: as dumps()
+    writes them (a vg| first on the line), indented, or opened by st|| or sv|."""
+    games = [pbn.Game.from_pbn(f'[Event "{event}"]\n[Board "{n}"]\n[West "W{n}"]\n'
+                               f'[North "N{n}"]\n[East "E{n}"]\n[South "S{n}"]\n'
+                               f'[Vulnerable "{vul}"]\n{_DEAL}')
+             for n, event, vul in ((1, "Monday Pairs", "None"), (2, "Tuesday Pairs", "NS"))]
+    back = list(lin.loads(lin.dumps(games)))
+    assert [(g.board, g.tag("Event"), g.tag("South"), g.vulnerable) for g in back] == [
+        (1, "Monday Pairs", "S1", "none"), (2, "Tuesday Pairs", "S2", "ns")]
+    deal = FULL.replace("md|1", "md|3")
+    indented = (f" pn|a,b,c,d|st||{deal}ah|Board 1|sv|o|\n"
+                f" pn|e,f,g,h|st||{deal}ah|Board 2|sv|n|\n")
+    assert [(g.board, g.tag("South"), g.vulnerable) for g in lin.loads(indented)] == [
+        (1, "a", "none"), (2, "e", "ns")]
+    before = (f"st||sv|n|ah|Board 5|{deal}\nst||sv|b|ah|Board 6|{deal}\n"
+              f"sv|e|ah|Board 7|{deal}\n")
+    assert [(g.board, g.vulnerable) for g in lin.loads(before)] == [
+        (5, "ns"), (6, "both"), (7, "ew")]
+    # Two records on one line, the second opened by its players after the first's deal.
+    assert [(g.board, g.tag("South")) for g in lin.loads(
+        f"qx|o1|{deal}pn|a,b,c,d|ah|Board 2|{deal}")] == [(1, None), (2, "a")]
+
+
+def test_pairs_after_a_deal_are_its_own_unless_a_deal_follows_them():
+    # A writer that breaks its lines between pairs: the sv| and ah| starting the second
+    # line are the board's own, since its auction (no deal) follows them.
+    (game,) = list(lin.loads(f"pn|a,b,c,d|{FULL}rh||\nah|Board 3|sv|n|\n"
+                             "mb|1S|mb|p|mb|p|mb|p|\n"))
+    assert (game.board, game.vulnerable, game.contract, game.tag("South")) == (
+        3, "ns", "1S", "a")
+    # After an auction, a heading followed by a deal opens the next board.
+    one, two = list(lin.loads(f"ah|Board 1|{FULL}mb|p|mb|p|mb|p|mb|p|sv|b|ah|Board 2|{FULL}"))
+    assert (one.board, one.vulnerable, two.board, two.vulnerable) == (1, None, 2, "both")
+
+
+def test_a_claim_that_no_contract_can_have_is_said_not_dropped():
+    text = (f"qx|o1|{FULL}sv|o|mc|10|\n"                             # no auction
+            f"qx|o2|{FULL}sv|o|mb|1S|mb|p|mb|p|mb|p|mc|99|\n"        # no such result
+            f"qx|o3|{FULL}mb|p|mb|p|mb|p|mb|p|mc|5|\n")              # passed out
+    errors: list = []
+    games = list(lin.loads(text, source="c.lin", strict=False, on_error=errors.append))
+    assert [g.board for g in games] == [1, 2, 3]
+    assert all(g.tag("Result") is None for g in games)
+    assert [(e.line, type(e)) for e in errors] == [(n, lin.LINPartError) for n in (1, 2, 3)]
+    assert "c.lin:1: column 76: mc|10|: a claim, but no contract" in str(errors[0])
+    assert "the result is left out" in str(errors[2])
+
+
+def test_a_contract_without_an_auction_is_refused_as_data_and_kept_as_a_comment():
+    """LIN gives a contract only by its auction: a board with Contract, Declarer and Result
+    tags alone cannot be written whole (the caller, told so, writes it without its play
+    and result), and a comment keeps what they said."""
+    game = pbn.Game.from_pbn('[Board "3"]\n[Dealer "S"]\n' + _DEAL +
+                             '[Declarer "N"]\n[Contract "7S"]\n[Result "13"]\n')
+    with pytest.raises(CardgamesError, match=r"a contract \(7S by N\) and a result \(13\) but "
+                                             "no auction ending in its contract"):
+        lin.to_lin(game)
+    record = lin.to_lin(game, play=False)
+    assert "mc|" not in record and "nt|Contract 7S by N, result 13|" in record
+    errors: list = []
+    (back,) = list(lin.loads(record, strict=False, on_error=errors.append))
+    assert errors == [] and back.trailing_comments == ("{Contract 7S by N, result 13}",)
+    # A contract alone, a result alone, a result that is no trick count: all said.
+    alone = pbn.Game.from_pbn('[Board "3"]\n' + _DEAL + '[Contract "3NT"]\n')
+    with pytest.raises(CardgamesError, match=r"a contract \(3NT\) but no auction"):
+        lin.to_lin(alone)
+    bid = ('[Board "1"]\n[Dealer "N"]\n' + _DEAL + '[Auction "N"]\n1S Pass Pass Pass\n')
+    with pytest.raises(CardgamesError, match="'NS 11' is not a number of tricks"):
+        lin.to_lin(pbn.Game.from_pbn(bid + '[Result "NS 11"]\n'))
+    # (North ruffs the first trick: 1 to 13 tricks)
+    with pytest.raises(CardgamesError, match=r"the result, 0 tricks, is not one the play "
+                                             r"leaves possible \(1 to 13\)"):
+        lin.to_lin(pbn.Game.from_pbn(bid + '[Result "0"]\n[Play "E"]\nH2 D2 C2 SA\n*\n'))
+
+
+def test_text_that_is_not_a_pair_is_skipped_to_the_next_key_of_its_line():
+    """A stray bar in a value leaves text that is no pair: it is left out, said as a part
+    of the board, and the rest of the line is read (the board is not cut short)."""
+    record = (f"pn|a,b,c,d|st||{FULL}ah|Board 1|mb|p|mb|1H!|an|Unusual|two suits|"
+              "mb|p|mb|p|mb|p|pc|DA|pc|C2|")
+    errors: list = []
+    (game,) = list(lin.loads(record, source="s.lin", strict=False, on_error=errors.append))
+    assert game.auction == ["Pass", "1H", "Pass", "Pass", "Pass"]
+    assert [str(c) for c in game.play] == ["DA", "C2"]
+    assert [t.value for t in game.tags if t.name == "Note"] == ["1:Unusual"]
+    (err,) = errors
+    assert isinstance(err, lin.LINPartError)
+    assert str(err).startswith("s.lin:1: column 114: 'two suits' is not a LIN key")
+    assert str(err).endswith("left out, the reading goes on at column 124")
+    # Text that stands in no board is no part of one: an error that a board is not read.
+    errors = []
+    assert list(lin.loads("not lin at all\n", strict=False, on_error=errors.append)) == []
+    assert [type(e) for e in errors] == [lin.LINError]
+
+
+_CR_RECORDS = [f"pn|s{n},w,n,e|st||{FULL}ah|Board {n}|sv|o|" for n in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n"], ids=["cr", "crlf", "lf"])
+def test_every_line_end_ends_a_line_however_the_file_is_read(tmp_path, end):
+    text = end.join(_CR_RECORDS) + end
+    path = tmp_path / "cr.lin"
+    path.write_bytes(text.encode())
+    readings = [list(lin.loads(text)), list(lin.load_path(path))]
+    with lin.open_games(path) as reader:
+        readings.append(list(reader))
+    with open(path, "rb") as raw:         # a binary file parts its lines at \n alone
+        readings.append(list(lin.load(raw)))
+    with open(path, newline="") as kept:
+        readings.append(list(lin.load(kept)))
+    for games in readings:
+        assert [(g.board, g.tag("South"), g.line) for g in games] == [
+            (1, "s1", 1), (2, "s2", 2), (3, "s3", 3)]
+
+
+def test_a_crlf_cut_between_two_reads_is_one_line_end(tmp_path):
+    # The reader reads a file by pieces (the first 16 KiB, to tell LIN from PBN, then 64
+    # KiB at a time): a \r ending one piece and the \n starting the next are one line end,
+    # not an empty line between.
+    first = f"qx|o1|{FULL}nt|"
+    first += "x" * ((1 << 14) - len(first) - 2) + "|\r"
+    path = tmp_path / "cut.lin"
+    path.write_bytes((first + f"\nqx|o2|{FULL}\r\nqx|o3|{FULL}").encode())
+    with lin.open_games(path) as reader:
+        assert [(g.board, g.line) for g in reader] == [(1, 1), (2, 2), (3, 3)]
+
+
+@pytest.mark.parametrize("record, board, said", [
+    ("ah|Board 1 of 24|", 1, None),
+    ("ah|Bd 3 Round 2|", 3, None),
+    ("ah|Board 4-1|", 4, None),
+    ("ah|Board 12 (Open)|", 12, None),
+    ("ah|12|", 12, None),
+    ("ah|Round 2 Table 3|", None, "no board number read in the heading"),
+    ("qx|o0|", None, "board number 0: a board is numbered 1 to 999,999"),
+    ("qx|c1234567|", None, "board number 1234567: a board is numbered"),
+    ("qx|o999999|", 999999, None),
+    ("qx|x5|", None, "not a room and a board number"),
+    ("qx|o,BOARD 7|", 7, None),
+])
+def test_board_numbers_are_read_from_their_word_or_said(record, board, said):
+    errors: list = []
+    (game,) = list(lin.loads(record + "md|SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|",
+                             strict=False, on_error=errors.append))
+    assert game.board == board
+    if said is None:
+        assert errors == []
+    else:
+        assert len(errors) == 1 and said in str(errors[0])
+        assert isinstance(errors[0], lin.LINPartError)
+
+
+def test_a_link_whose_bars_stand_as_they_are_is_not_url_decoded():
+    url = ("https://www.bridgebase.com/tools/handviewer.html?lin=pn|Ann,Bob,Cy,Di|st||"
+           + FULL + "sv|o|mb|1S|an|5+ spades; 100% sure|mb|p|mb|p|mb|p|&v=3")
+    (game,) = list(lin.loads(url))
+    assert game.tag("South") == "Ann" and game.contract == "1S"
+    assert [t.value for t in game.tags if t.name == "Note"] == ["1:5+ spades; 100% sure"]
+
+
+def test_calls_with_no_deal_and_no_number_are_no_board():
+    errors: list = []
+    text = "mb|1S|mb|p|mb|p|mb|p|pc|SA|\nqx|o2|" + FULL
+    games = list(lin.loads(text, source="n.lin", strict=False, on_error=errors.append))
+    assert [g.board for g in games] == [2]
+    assert [(type(e), e.line) for e in errors] == [(lin.LINError, 1)]
+    assert "no deal (md|) and no board number" in str(errors[0])
+    # With a number the board is read with what it has (the play has no deal to follow).
+    errors = []
+    (game,) = list(lin.loads("qx|o3|mb|1S|mb|p|mb|p|mb|p|", strict=False,
+                             on_error=errors.append))
+    assert (game.board, game.contract, errors) == (3, "1S", [])
+
+
+def test_to_lin_writes_the_comments_of_a_game_wherever_they_stand():
+    game = pbn.Game.from_pbn('% PBN 2.1\n[Board "1"]\n[Dealer "N"]\n' + _DEAL +
+                             '{Lesson: North should open 4S here.}\n'
+                             '[Auction "N"]\n1S {too timid} Pass Pass Pass\n'
+                             '[Play "E"]\nH2 D2 C2 SA ; the only lead\n*\n{The end.}\n')
+    record = lin.to_lin(game)
+    assert record.endswith("nt|Lesson: North should open 4S here.|pg||nt|too timid|pg||"
+                           "nt|the only lead|pg||nt|The end.|pg||")
+    assert "PBN 2.1" not in record        # a % line is for programs, not readers
+    (back,) = list(lin.loads(record))
+    assert back.trailing_comments == ("{Lesson: North should open 4S here.}", "{too timid}",
+                                      "{the only lead}", "{The end.}")
