@@ -3,7 +3,10 @@
 Par is computed from a double-dummy table (tricks for every declarer and strain), the
 vulnerability and the dealer, with the rules of DDS's ``DealerPar`` (the function behind the
 ``PAR2`` lines of DDS's test hands and behind ``endplay.dds.par``), which this module agrees
-with exactly:
+with on the tables of real deals (every reference deal and DDS test hand, in each
+vulnerability and dealer).  On some tables no deal can have (North 13 tricks in no-trump,
+South none), DealerPar passes over a seven-level sacrifice in the owner's strain by the
+opponent who sits before the owner; this module follows rule 3 there too:
 
 1. **Who owns the deal.**  For each side, its highest makeable contract (the best of the two
    partners' tricks in each strain).  The side whose highest makeable contract ranks higher in
@@ -358,6 +361,9 @@ class _Par:
 
 def _table(value: Deal | str | DDTable | Mapping) -> DDTable:
     if isinstance(value, DDTable):
+        if value.cards != 13:
+            raise DealError(f"par needs the whole deal: this table is of hands of "
+                            f"{value.cards} cards each")
         return value
     if isinstance(value, (Deal, str)):
         deal = Deal.from_pbn(value) if isinstance(value, str) else value

@@ -73,7 +73,7 @@ class DDTable:
 
     ``rows[declarer][strain]``, declarers N E S W, strains S H D C NT (the enum orders);
     ``cards``, the cards in each hand of the deal (13, or fewer for an ending: the tricks
-    a contract needs are counted against it), is not compared.
+    a contract needs are counted against it; 0 for a deal with none), is not compared.
 
     >>> t = DDTable.from_dict({"N": {"NT": 9, "S": 5, "H": 7, "D": 5, "C": 9},
     ...                        "E": {"NT": 4, "S": 7, "H": 5, "D": 8, "C": 4},
@@ -103,8 +103,8 @@ class DDTable:
             raise ValueError(f"a DD table is 4 rows (N E S W) of 5 ints (S H D C NT), "
                              f"got {self.rows!r}")
         if isinstance(self.cards, bool) or not isinstance(self.cards, int) or \
-                not 1 <= self.cards <= 13:
-            raise ValueError(f"a DD table's cards per hand must be 1..13, not {self.cards!r}")
+                not 0 <= self.cards <= 13:
+            raise ValueError(f"a DD table's cards per hand must be 0..13, not {self.cards!r}")
         for row in rows:
             for v in row:
                 if not 0 <= v <= self.cards:

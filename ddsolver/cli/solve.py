@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from cardgames.cards import Seat, Strain
+from cardgames.cards import Card, Seat, Strain
 from cardgames.errors import CardgamesError
 from cardgames.hands import Deal
 from cardgames.play import Position
@@ -63,7 +63,14 @@ def run(args: argparse.Namespace) -> int:
         strain = Strain.parse(args.strain)
         declarer = Seat.parse(args.declarer)
         played = args.played.replace(",", " ").split() if args.played else []
+        for k, text in enumerate(played, 1):
+            try:
+                Card.parse(text)
+            except CardgamesError as err:
+                raise UsageError(f"--played: card {k}, {err}") from None
         position = Position(deal, strain, declarer.lho, played)
+        if args.cards and position.is_terminal:
+            raise UsageError("--cards: the play is over, no card is left to score")
         solver = Solver()
         ns_to_come = solver.solve_position(deal, strain, declarer.lho, position.played)
     except CardgamesError as err:
@@ -80,8 +87,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"Declarer {declarer.letter}, {strain.letter}: {won + to_come} tricks")
 
     if args.cards:
-        if position.is_terminal:
-            raise UsageError("the play is over: no card left to score")
         scores = solver.card_scores(deal, strain, declarer.lho, position.played)
         mover = position.to_move
         mover_side = "N-S" if mover.is_ns else "E-W"

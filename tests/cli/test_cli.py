@@ -370,6 +370,28 @@ def test_solve_after_played_cards_counts_tricks_won(run_cli):
     assert "D2  3" in out and "S4" not in out
 
 
+def test_solve_says_which_played_card_and_answers_nothing_it_cannot(run_cli):
+    """A bad card of --played was not located; --cards after the last card printed the
+    trick count, then an error."""
+    ending = "N:AK... QJ... T9... 87..."
+    status, out, err = run_cli("solve", ending, "--strain", "NT", "--declarer", "S",
+                               "--played", "S8 SK Q")
+    assert status == 2 and "--played: card 3, not a card" in err and "'Q'" in err
+    status, out, err = run_cli("solve", ending, "--strain", "NT", "--declarer", "S",
+                               "--played", "S8 SK SQ ST SA SJ S9 S7", "--cards")
+    assert status == 2 and out == "" and "the play is over" in err
+
+
+def test_a_deal_of_no_cards_is_a_table_of_nothing(run_cli, tmp_path):
+    """A Deal tag of four empty hands took the whole run down (a traceback, the good
+    boards' rows lost) once tables knew their cards; it is a table of zeros, as before."""
+    path = tmp_path / "empty.pbn"
+    path.write_text(f'[Board "1"]\n[Deal "{DEAL}"]\n\n[Board "2"]\n[Deal "N:... ... ... ..."]\n')
+    status, out, err = run_cli("table", path, "--format", "csv", "-q")
+    assert "Traceback" not in err and len(out.strip().splitlines()) == 3
+    assert ddsolver.dd_table("N:... ... ... ...").cards == 0
+
+
 def test_solve_rejects_bad_input_plainly(run_cli):
     for argv in (["solve", DEAL[:-1], "--strain", "NT", "--declarer", "S"],
                  ["solve", DEAL, "--strain", "X", "--declarer", "S"],

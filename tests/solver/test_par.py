@@ -22,7 +22,7 @@ from cardgames.errors import DealError, ParseError
 from cardgames.hands import Deal
 from cardgames.scoring import Vulnerability
 from ddsolver.par import ParContract, ParResult, par
-from ddsolver.solver import DDTable
+from ddsolver.solver import DDTable, dd_table
 
 REFERENCE = read_reference(shared_data_file("dds_reference.jsonl"))
 BOARDS = [b for path in sorted(shared_data_file("dds-hands").glob("list*.txt"))
@@ -322,3 +322,6 @@ def test_a_dd_table_as_a_dict_takes_whole_tricks_only(bad):
 def test_par_of_an_ending_is_refused():
     with pytest.raises(DealError, match="whole deal"):
         par("N:AK... QJ... T9... 87...")    # was par 0 on a table of two tricks
+    # its table too, which knows its cards: it was "passed out"
+    with pytest.raises(DealError, match="whole deal: this table is of hands of 2 cards"):
+        par(dd_table("N:AK... QJ... T9... 87..."))
