@@ -357,3 +357,28 @@ def test_only_dasks_sync_cancel_race_is_kept_from_the_log():
     ddcluster._distributed()  # installed once however often Dask is asked for
     assert len([f for f in logging.getLogger("tornado.application").filters
                 if isinstance(f, ddcluster._SyncCancelRace)]) == 1
+
+
+def test_a_scheduler_without_workers_is_said(monkeypatch, capsys):
+    """Connected to a scheduler no worker has joined, a run waited with no word."""
+    import argparse
+    from types import SimpleNamespace
+
+    from ddsolver.cli._cluster import scheduler_client
+
+    class Idle:
+        def nthreads(self):
+            return {}
+
+        def close(self):
+            pass
+
+    closed = []
+    connection = SimpleNamespace(client=Idle(), close=lambda: closed.append(True))
+    monkeypatch.setattr(ddcluster, "connect", lambda address: connection)
+    for quiet, said in ((False, True), (True, False)):
+        args = argparse.Namespace(scheduler="tcp://10.0.0.1:8786", quiet=quiet)
+        with scheduler_client(args) as client:
+            assert client is connection.client
+        err = capsys.readouterr().err
+        assert ("has no workers yet: the work waits until one joins" in err) == said

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ._common import UsageError
+from ._common import PROG, UsageError
 
 __all__ = ["add_scheduler_option", "scheduler_client", "cluster_failed"]
 
@@ -50,6 +51,14 @@ def scheduler_client(args: argparse.Namespace) -> Iterator[Any]:
         connection = connect(address)
     except ClusterError as err:
         raise UsageError(str(err)) from None
+    try:
+        idle = not connection.client.nthreads()
+    except Exception:   # a scheduler going away: the run's own calls will say so
+        idle = False
+    if idle and not getattr(args, "quiet", False):
+        # (the run waits for a worker to join; without a word it looked hung)
+        print(f"{PROG}: the Dask scheduler at {address} has no workers yet: the work waits "
+              "until one joins (Ctrl-C stops it)", file=sys.stderr)
     # Dask's own log lines (a worker that died and was replaced, a task run again) are its
     # business: the run's output and messages stay those of a run on one machine.
     # (Dask gives some of its loggers, distributed.client among them, a level and a
