@@ -142,12 +142,15 @@ class Contract:
     declarer: Seat | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.level, bool) or not isinstance(self.level, int) \
+        if isinstance(self.level, bool) or not isinstance(self.level, numbers.Integral) \
                 or not 1 <= self.level <= 7:
-            raise CardgamesError(f"contract level must be 1..7, not {self.level!r}")
-        if isinstance(self.doubled, bool) or not isinstance(self.doubled, int) \
+            raise CardgamesError(f"contract level must be a whole number 1..7, not "
+                                 f"{self.level!r}")
+        if isinstance(self.doubled, bool) or not isinstance(self.doubled, numbers.Integral) \
                 or not 0 <= self.doubled <= 2:
             raise CardgamesError(f"doubled must be 0, 1 or 2, not {self.doubled!r}")
+        object.__setattr__(self, "level", int(self.level))      # numpy's integers too
+        object.__setattr__(self, "doubled", int(self.doubled))
         # Normalise to the enum types so equal contracts are equal and hash alike.
         if type(self.strain) is not Strain:
             object.__setattr__(self, "strain", Strain.parse(self.strain))
@@ -346,7 +349,7 @@ def format_result(contract: Contract | None, tricks: int) -> str:
     """
     if contract is None:
         return "Pass"
-    _check_tricks(tricks)
+    tricks = _check_tricks(tricks)
     over = tricks - contract.tricks_needed
     return f"{contract}{'=' if over == 0 else f'{over:+d}'}"
 
@@ -371,9 +374,12 @@ _GRAND_SLAM_BONUS = (1000, 1500)
 _PART_SCORE_BONUS = 50
 
 
-def _check_tricks(tricks: int) -> None:
-    if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
-        raise CardgamesError(f"tricks taken must be 0..13, not {tricks!r}")
+def _check_tricks(tricks: int) -> int:
+    """``tricks`` as an int (numpy's integers too), if it is a number of tricks 0..13."""
+    if isinstance(tricks, bool) or not isinstance(tricks, numbers.Integral) or \
+            not 0 <= tricks <= 13:
+        raise CardgamesError(f"tricks taken must be a whole number 0..13, not {tricks!r}")
+    return int(tricks)
 
 
 def _trick_value(strain: Strain) -> int:
@@ -445,15 +451,16 @@ def score(contract: Contract | None, tricks: int, vulnerable: bool) -> int:
         a :class:`Vulnerability` or its text (which would silently read as a bool: "none"
         is true), or None.
     """
-    if isinstance(vulnerable, (Vulnerability, str)) or vulnerable is None:
+    if isinstance(vulnerable, (Vulnerability, str, numbers.Integral)) and \
+            not isinstance(vulnerable, bool) or vulnerable is None:
         raise TypeError(f"score() takes vulnerable=True/False for the declaring side, not "
                         f"{vulnerable!r}; use score_for() with a board's vulnerability")
     if contract is None:
-        _check_tricks(tricks)
+        tricks = _check_tricks(tricks)
         return 0
     if not isinstance(contract, Contract):
         raise TypeError(f"expected a Contract or None, not {type(contract).__name__}")
-    _check_tricks(tricks)
+    tricks = _check_tricks(tricks)
     vul = bool(vulnerable)
     if tricks >= contract.tricks_needed:
         return _made_score(contract, tricks - contract.tricks_needed, vul)
@@ -472,7 +479,7 @@ def score_for(contract: Contract | None, tricks: int, vul: VulnerabilityLike) ->
     """
     vulnerability = Vulnerability.parse(vul)
     if contract is None:
-        _check_tricks(tricks)
+        tricks = _check_tricks(tricks)
         return 0
     if not isinstance(contract, Contract):
         raise TypeError(f"expected a Contract or None, not {type(contract).__name__}")

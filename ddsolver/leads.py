@@ -22,9 +22,10 @@ be equal within each group on every deal (a mismatch raises ``RuntimeError``).
 **Statistics per lead** (the defence's view; :mod:`ddsolver.stats` defines each): mean,
 variance, SD, SE and interval of the defence's double-dummy tricks; ``p_set``, the share of
 deals that beat the contract, with its Wilson interval; the defence's mean score; and,
-against the **best** lead by ``criterion`` (``"mean"`` tricks, ``"p_set"``, ``"score"``) on
-the same deals, the paired differences in tricks, IMPs and matchpoints, ``close`` (within
-``z`` paired SEs of it) and ``tied`` (equal to it on every deal).
+against the **best** lead by ``criterion`` (``"mean"`` tricks, ``"p_set"``, ``"score"``,
+``"p_best"``, ``"mp"`` or ``"imps"``: :data:`ddsolver.stats.CRITERIA`) on the same deals,
+the paired differences in tricks, IMPs and matchpoints, ``close`` (within ``z`` paired SEs
+of it) and ``tied`` (equal to it on every deal by the criterion).
 
 **Stopping early.**  With ``stop_z``, sampling goes in batches of ``batch`` deals and stops,
 after at least ``min_samples``, as soon as every other lead is either more than ``stop_z``
@@ -50,6 +51,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -305,21 +307,40 @@ def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLi
     :func:`analyse_leads` calls once the deals are solved; useful on its own to check the
     statistics.
 
-    :raises ValueError: if a deal lacks a card's score, or cards of one group (touching
-        cards) score differently.
+    :raises ValueError: if a deal lacks a card's score or scores a card not in the hand,
+        a score is not a whole number of tricks, cards of one group (touching cards) score
+        differently, or ``z`` is not a positive number.
     """
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
     c, decl = contract_and_declarer(contract, declarer)
     vulnerability = Vulnerability.parse(vul)
+    if isinstance(z, bool) or not isinstance(z, (int, float)) or not math.isfinite(z) or z <= 0:
+        raise ValueError(f"z must be a positive finite number, got {z!r}")
     cards = h.cards
     if isinstance(card_tricks, np.ndarray):
+        if card_tricks.dtype.kind not in "iuf" or (
+                card_tricks.dtype.kind == "f" and
+                not np.array_equal(card_tricks, np.round(card_tricks))):
+            raise ValueError("card_tricks must hold whole numbers of tricks, not "
+                             f"{card_tricks.dtype} values")
         arr = np.asarray(card_tricks, dtype=np.int64)
         if arr.ndim != 2 or arr.shape[1] != len(cards):
             raise ValueError(f"card_tricks must be deals x {len(cards)} cards, got {arr.shape}")
     else:
         rows_ = []
         for i, d in enumerate(card_tricks):
-            by_card = {Card.parse(k): int(v) for k, v in d.items()}
+            by_card: dict[Card, int] = {}
+            for k, v in d.items():
+                card = Card.parse(k)
+                if card not in h:
+                    raise ValueError(f"deal {i}: a score for {card}, which is not in the hand")
+                try:
+                    if isinstance(v, bool):
+                        raise TypeError
+                    by_card[card] = operator.index(v)
+                except TypeError:
+                    raise ValueError(f"deal {i}: the score of {card} must be a whole number "
+                                     f"of tricks, not {v!r}") from None
             try:
                 rows_.append([by_card[x] for x in cards])
             except KeyError as err:
@@ -439,7 +460,9 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     :param seed: seed of the deals, a whole number 0 or more (None: one is drawn from
         :mod:`secrets` and kept in ``report.seed``, so the run can be repeated).
     :param jobs: solver threads.
-    :param criterion: what "best lead" means: ``"mean"`` tricks, ``"p_set"``, ``"score"``.
+    :param criterion: what "best lead" means: ``"mean"`` tricks, ``"p_set"`` (the chance
+        to set), ``"score"``, ``"p_best"`` (how often the lead is double-dummy best),
+        ``"mp"`` or ``"imps"`` (against the other leads).
     :param z: the normal quantile of the intervals and of ``close``.
     :param stop_z: stop once every other lead is this many paired SEs worse than the best.
     :param min_samples: with ``stop_z``, never stop before this many deals (at least 2;

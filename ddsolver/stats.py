@@ -166,15 +166,24 @@ def compare(tricks: np.ndarray, contract: Contract, declarer_vul: bool, criterio
         field_pts = (cmp.sum(axis=2) - 1) / 2  # the self-comparison is a tie: take it out
         field_pct = 100.0 * field_pts / (g - 1)
     else:
+        field_pts = np.zeros((n, 1))
         field_pct = np.full((n, 1), 50.0)
     mp_field_mean, mp_field_se = mean_se(field_pct)
-    measure = {"mean": (mean, x), "p_set": (chance, wins), "score": (score_mean, scores),
-               "p_best": (top_share, tops), "mp": (mp_field_mean, field_pct)}
+    # Each criterion: its mean, its per-deal values, and its total over the deals in exact
+    # numbers (whole tricks, scores, IMPs; matchpoints in halves), which ranks the leads:
+    # two leads equal by a criterion are equal there, not apart by a float's last bit,
+    # and the tie-break (mean tricks, then the lower column) then decides.
+    measure = {"mean": (mean, x, x.sum(axis=0)), "p_set": (chance, wins, wins.sum(axis=0)),
+               "score": (score_mean, scores, scores.sum(axis=0)),
+               "p_best": (top_share, tops, tops.sum(axis=0)),
+               "mp": (mp_field_mean, field_pct, field_pts.sum(axis=0))}
     if criterion == "imps":
-        field_imps = _imps(scores[:, :, None] - scores[:, None, :]).sum(axis=2) / max(1, g - 1)
-        measure["imps"] = (field_imps.mean(axis=0), field_imps)
-    key, per_deal = measure[criterion]
-    order = sorted(range(g), key=lambda j: (-key[j], -mean[j], j))
+        imp_totals = _imps(scores[:, :, None] - scores[:, None, :]).sum(axis=2)
+        field_imps = imp_totals / max(1, g - 1)
+        measure["imps"] = (field_imps.mean(axis=0), field_imps, imp_totals.sum(axis=0))
+    _, per_deal, exact = measure[criterion]
+    total_tricks = x.sum(axis=0)
+    order = sorted(range(g), key=lambda j: (-exact[j], -total_tricks[j], j))
     best = order[0]
 
     d_tricks_mean, d_tricks_se = mean_se(x - x[:, [best]])

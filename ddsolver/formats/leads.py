@@ -93,6 +93,7 @@ def report_text(report: LeadReport) -> str:
         lines.append(table_lead_text(report.table, report.best.label))
     lines.append(f"'*' best by {report.criterion}; '=' within {report.z:.2f} paired SE of the "
                  f"best; 'tied': equal to it on every deal"
+                 + ("" if report.criterion == "mean" else f" by {report.criterion}")
                  + ("; '>' the lead made at the table" if report.table is not None else ""))
     # the marks and the label
     w = max(9, *(len(r.label) for r in report.rows)) + (2 if report.table is not None else 1)

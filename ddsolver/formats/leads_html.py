@@ -434,6 +434,7 @@ def _table_html(report: LeadReport, level: str) -> str:
                f"in the field of all leads, each \u00b1 its SE.  '*' best by "
                f"{esc(report.criterion)}; '=' within {_f(report.z, 2)} paired SE of the best; "
                f"'tied': equal to it on every deal"
+               + ("" if report.criterion == "mean" else f" by {esc(report.criterion)}")
                + ("; '&gt;' the lead made at the table" if report.table is not None else "")
                + "; '-': not defined.")
     return (f'<h3>Leads</h3><p class="legend">{explain}</p><div class="table-wrap">'

@@ -697,3 +697,17 @@ def test_values_that_would_score_silently_wrong_are_refused():
         imps(float("nan"))          # was 24
     with pytest.raises(ValueError, match="NaN"):
         matchpoints([float("nan"), 1.0])   # was a tie with everything
+
+
+def test_numpy_integers_are_tricks_and_levels_and_an_int_is_no_vulnerability():
+    """np.int64(10) tricks was "must be 0..13, not 10"; an int vulnerability (EW = 2) was
+    read as a bool, so a non-vulnerable North scored as vulnerable."""
+    import numpy as np
+    four = Contract.parse("4S")
+    assert score(four, np.int64(10), True) == 620 and format_result(four, np.int64(10)) == "4S="
+    assert Contract(np.int64(4), "S") == four and type(Contract(np.int64(4), "S").level) is int
+    with pytest.raises(TypeError, match="vulnerable=True/False"):
+        score(Contract.parse("4SN"), 10, int(Vulnerability.EW))
+    assert score(four, 10, np.bool_(True)) == 620
+    with pytest.raises(CardgamesError, match="whole number 0..13, not 10.0"):
+        score(four, 10.0, True)

@@ -17,6 +17,7 @@ import pytest
 
 from cardgames import Card, Hand, Seat, pbn
 from cardgames.errors import ParseError, SamplingError
+from cardgames.scoring import Contract
 from ddsolver import Solver, cli, leads
 from ddsolver.leads import analyse_leads, lead_groups, summarise_leads
 from ddsolver.stats import Z95, wilson_interval
@@ -601,3 +602,71 @@ def test_a_vectorised_deal_test_deals_what_the_same_test_one_deal_at_a_time_deal
     assert fast.constraints == {"deal": "<by_batch>"}
     with pytest.raises(TypeError, match="batch_predicate"):
         analyse_leads(*args, samples=5, seed=1, batch_predicate=3)
+
+
+def _exact_total(criterion, tricks, scores, contract, j):
+    """Lead ``j``'s total by ``criterion`` over the deals, in exact fractions."""
+    from fractions import Fraction
+
+    from cardgames.scoring import imps
+    g = tricks.shape[1]
+    if criterion == "mean":
+        return Fraction(int(tricks[:, j].sum()))
+    if criterion == "p_set":
+        return Fraction(int((tricks[:, j] >= 14 - contract.tricks_needed).sum()))
+    if criterion == "p_best":
+        return Fraction(int((tricks[:, j] == tricks.max(axis=1)).sum()))
+    if criterion == "score":
+        return Fraction(sum(row[j] for row in scores))
+    if criterion == "mp":
+        return sum((Fraction(1) if row[j] > row[k] else Fraction(1, 2)
+                    if row[j] == row[k] else Fraction(0))
+                   for row in scores for k in range(g) if k != j)
+    return Fraction(sum(imps(row[j] - row[k]) for row in scores for k in range(g)))
+
+
+@pytest.mark.parametrize("criterion", ["mp", "imps", "mean", "p_set", "p_best", "score"])
+def test_leads_equal_by_the_criterion_are_ranked_by_the_tie_break_not_float_dust(criterion):
+    """Matchpoints and IMPs were averaged as floats and ranked so: two leads exactly equal
+    by them came apart by a last bit, and the documented tie-break (mean tricks, then the
+    lower column) never applied, the best lead itself sometimes the wrong one."""
+    from cardgames.scoring import score
+    from ddsolver.stats import compare
+    contract = Contract.parse("2C")
+    rng = np.random.default_rng(3)
+    for trial in range(60):
+        tricks = rng.integers(4, 10, size=(int(rng.integers(2, 7)), int(rng.integers(2, 11))))
+        if trial == 0:      # the QA's case: columns 3 and 4 equal at 590/9 MP%, 7.8 tricks
+            tricks = np.array([[8, 9, 7, 9, 10, 9, 9, 9, 8, 9], [8, 9, 9, 7, 10, 9, 10, 9, 8, 7],
+                               [6, 9, 8, 9, 8, 8, 7, 7, 6, 8], [7, 7, 7, 7, 5, 7, 7, 7, 6, 5],
+                               [6, 5, 4, 7, 6, 6, 6, 4, 4, 6]])
+        scores = [[-score(contract, 13 - int(t), False) for t in row] for row in tricks]
+        want = sorted(range(tricks.shape[1]),
+                      key=lambda j: (-_exact_total(criterion, tricks, scores, contract, j),
+                                     -int(tricks[:, j].sum()), j))
+        assert [r.index for r in compare(tricks, contract, False, criterion)] == want, tricks
+
+
+
+@pytest.mark.parametrize("card_tricks, message", [
+    (np.full((2, 13), 4.9), "whole numbers of tricks"),
+    (np.full((2, 13), np.nan), "whole numbers of tricks"),
+    ([dict.fromkeys("SK SQ S7 S2 HJ H8 H3 DT D9 D4 CA C6 C5".split(), 4.9)], "SK must be a whole"),
+    ([dict.fromkeys("SK SQ S7 S2 HJ H8 H3 DT D9 D4 CA C6 C5".split(), True)], "not True"),
+    ([dict.fromkeys("SK SQ S7 S2 HJ H8 H3 DT D9 D4 CA C6 C5".split(), "4")], "not '4'"),
+    ([dict.fromkeys("SK SQ S7 S2 HJ H8 H3 DT D9 D4 CA C6 C5 SA".split(), 4)],
+     "SA, which is not in the hand"),
+])
+def test_summarise_leads_refuses_what_is_no_lead_score(card_tricks, message):
+    """It truncated 4.9 tricks to 4, read True as a trick and "4" as four, and passed over
+    a score for a card not in the hand."""
+    with pytest.raises(ValueError, match=message):
+        summarise_leads("KQ72.J83.T94.A65", "4S", "S", "none", card_tricks)
+
+
+def test_summarise_leads_checks_z_as_analyse_leads_does():
+    for z in (0, -1, float("nan")):
+        with pytest.raises(ValueError, match="z must be a positive finite number"):
+            summarise_leads("KQ72.J83.T94.A65", "4S", "S", "none", np.full((2, 13), 4), z=z)
+    whole = summarise_leads("KQ72.J83.T94.A65", "4S", "S", "none", np.full((2, 13), 4.0))
+    assert whole.rows[0].mean == 4.0          # whole floats are whole numbers
