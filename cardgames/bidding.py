@@ -165,7 +165,8 @@ def _after_4nt(auction: Auction, index: int) -> bool:
 def _suit_bid_kind(auction: Auction, index: int, shown: Mapping[Seat, frozenset[int]]) -> str:
     """Where suit bid ``index`` stands, given the suits each seat has shown so far:
     ``"cue"`` (a suit the opponents have shown), ``"partner_suit"``, ``"own_suit"``,
-    ``"fourth_suit"`` (the side's fourth suit above the one level) or ``"new_suit"``."""
+    ``"fourth_suit"`` (the side's fourth suit above the one level, a suit it opened at
+    the one level counted as its own) or ``"new_suit"``."""
     call = auction.calls[index]
     seat = auction.dealer.next(index)
     suit = int(call.strain)  # type: ignore[arg-type]
@@ -175,7 +176,15 @@ def _suit_bid_kind(auction: Auction, index: int, shown: Mapping[Seat, frozenset[
         return "partner_suit"
     if suit in shown[seat]:
         return "own_suit"
-    if len((shown[seat] | shown[seat.partner]) - {suit}) == 3 and call.level >= 2:
+    # The side's suits for the fourth suit: those its bids showed, and the suit it opened
+    # at the one level though on three cards (1D-1S-2C-2H: hearts is the fourth suit).
+    side = shown[seat] | shown[seat.partner]
+    first = next((i for i, c in enumerate(auction.calls) if not c.is_pass), None)
+    if first is not None and auction.dealer.next(first) in (seat, seat.partner):
+        opening = auction.calls[first]
+        if opening.is_bid and opening.level == 1 and opening.strain not in (None, 4):
+            side |= {int(opening.strain)}
+    if len(side - {suit}) == 3 and call.level >= 2:
         return "fourth_suit"
     return "new_suit"
 
