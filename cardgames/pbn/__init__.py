@@ -57,8 +57,8 @@ the end, the bytes after the last game as :attr:`PBNReader.tail`.  Written one a
 the other they are the file, exactly: line ends (CRLF, LF, mixed), encoding (Latin-1
 bytes stay Latin-1), escapes, comments, ``#`` values, ``%`` lines in place.
 :func:`write_back` gives a game's bytes with tags added (a tag the game has is replaced
-in place).  This is what a tool adding results to files uses, e.g. ``ddsolver table
---format pbn``::
+in place, and its other copies removed) or taken out.  This is what a tool adding
+results to files uses, e.g. ``ddsolver table --format pbn``::
 
     with open(out_path, "wb") as out:
         with load_path(path, strict=False, validate=False,
@@ -72,7 +72,9 @@ in place).  This is what a tool adding results to files uses, e.g. ``ddsolver ta
         out.write(reader.tail or b"")
 
 :func:`rewrite` does just that for a callable giving each game's tags.  Several input
-files are copied one after the other the same way (each keeps its own head and tail).
+files are copied one after the other the same way (each keeps its own head and tail); a
+file that does not end with an empty line needs one put after it, or the next file's
+first game would read as part of its last game.
 
 Several tables of one board
 ---------------------------

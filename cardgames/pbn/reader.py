@@ -726,11 +726,16 @@ class PBNReader:
 
     def _skipped(self, err: PBNError, preamble: list[str], raw: list[tuple[int, str]],
                  last: int) -> None:
-        """A bad game skipped in lenient mode: record its error, with the game's text."""
+        """A bad game skipped in lenient mode: record its error, with the game's text.  The
+        game cut short by a stream that is not PBN text (:attr:`Lines.unreadable`) has
+        the text read before it, if any: what is lost is the rest of the stream, as its
+        error says, not a game too long to copy."""
+        lines = self._lines
         if raw and len(raw) < _RAW_LIMIT:
             err.raw = ("".join(block + "\n\n" for block in preamble)
                        + "\n".join(t for _, t in raw) + "\n")
-        lines = self._lines
+        elif not raw and lines is not None and err is lines.unreadable:
+            err.raw = "".join(block + "\n\n" for block in preamble)
         if lines is not None and lines.binary and last >= lines.base:
             err.original = b"".join(lines.take(last)[0])
         self.errors.append(err)

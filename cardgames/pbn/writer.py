@@ -9,6 +9,7 @@ leaves every other byte as it was, line ends and encoding included.
 
 from __future__ import annotations
 
+import codecs
 import io
 from collections.abc import Callable, Iterable
 from os import PathLike
@@ -17,7 +18,7 @@ from typing import BinaryIO, TextIO
 from ..errors import PBNError
 from .game import Game, Tag, check_comment, check_tag
 from .reader import PBNReader, load_path
-from .text import TAG_PAIR, decode_line, short
+from .text import TAG_PAIR, short
 
 #: What :func:`dump` writes at the top of a file unless told otherwise.
 DEFAULT_DIRECTIVES: tuple[str, ...] = ("% PBN 2.1",)
@@ -90,25 +91,45 @@ def _eol(line: bytes) -> bytes:
     return b""
 
 
-def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
-    """The bytes ``game`` took in its file (:attr:`Game.original`) with ``tags`` put in:
-    every other byte as it was, in place.
+def _decoder(encoding: str) -> Callable[[bytes], tuple[str, str]]:
+    """How the reader decoded a line of a file whose new text goes in ``encoding``: the
+    text and the codec it was read with (UTF-8 if the line is UTF-8, else Latin-1; a file
+    read with another encoding given, that one)."""
+    if codecs.lookup(encoding).name not in ("utf-8", "iso8859-1"):
+        return lambda line: (line.decode(encoding), encoding)
 
-    A tag the game already has in the file (its first tag of that name) is replaced in
-    place: its tag pair on its line (the rest of the line, such as a comment after the
-    ``]``, kept) and its section lines (``%`` lines among them kept); the comments before
-    it stay.  A tag the game does not have is inserted after the game's last tag or
-    section line, in the order given (so before comments that close the game).  New lines
-    end as the line they follow does and are encoded as the file is (Latin-1 for a file
-    with Latin-1 bytes, or with a ``charset=ISO-8859-1`` line and nothing but ASCII;
-    UTF-8 otherwise).  With no tags this is :attr:`Game.original` itself.
+    def decode(line: bytes) -> tuple[str, str]:
+        try:
+            return line.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            return line.decode("latin-1"), "latin-1"
+    return decode
+
+
+def write_back(game: Game, tags: Iterable[Tag] = (), *, remove: Iterable[str] = ()) -> bytes:
+    """The bytes ``game`` took in its file (:attr:`Game.original`) with ``tags`` put in and
+    the tags named in ``remove`` taken out: every other byte as it was, in place.
+
+    A tag the game already has in the file is replaced in place: its first tag pair of
+    that name on its line and its section lines (``%`` lines among them kept); any later
+    tag pair of that name goes with its section, as the tags of ``remove`` do (a game
+    holding a tag twice would otherwise contradict itself).  The rest of a tag's line
+    stays, byte for byte (a comment after the ``]``, in whatever encoding it was
+    written: a file may mix Latin-1 and UTF-8 lines), and a line left with nothing but
+    blanks goes; the comments before a tag stay.  A tag the game does not have is
+    inserted after the game's last tag or section line, in the order given (so before
+    comments that close the game).  New lines end as the line they follow does; only
+    the new text is encoded, as the file is (Latin-1 for a file with Latin-1 bytes, or
+    with a ``charset=ISO-8859-1`` line and nothing but ASCII; UTF-8 otherwise).  With no
+    tags and nothing to remove this is :attr:`Game.original` itself.
 
     Changes made to the :class:`Game` after reading are not written: the file's bytes are.
 
     :param tags: e.g. ``[Tag("OptimumScore", "NS 420"),
         Tag("OptimumResultTable", "Declarer;Denomination\\\\2R;Result\\\\2R", rows)]``.
+    :param remove: names of tags to take out (every copy), e.g. ``["ParContract"]``.
     :raises ValueError: if the game was not read from bytes, for a tag that could not be
-        written back (see :meth:`Game.set_section`), or for text the file's encoding
+        written back (see :meth:`Game.set_section`), or for new text the file's encoding
         cannot hold.
     """
     original = game._original
@@ -118,12 +139,19 @@ def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
     lines = original.lines
     first = original.first
     tags = list(tags)
-    if not tags:
+    for tag in tags:
+        check_tag(tag)
+    names = [tag.name for tag in tags]
+    twice = next((name for name in names if names.count(name) > 1), None)
+    if twice is not None:
+        raise ValueError(f"tag {twice} is given twice: the game would hold both")
+    new = {tag.name: tag for tag in tags}
+    gone_names = [name for name in remove if name not in new]
+    if not tags and not gone_names:
         return b"".join(lines)
     encoding = original.encoding
+    decode = _decoder(encoding)
     eol = next((e for e in map(_eol, lines) if e), b"\n")
-    # What stands in place of each line that changes (an empty list: the line goes).
-    out: dict[int, list[bytes]] = {}
 
     def encode(text: str, name: str) -> bytes:
         try:
@@ -131,39 +159,66 @@ def write_back(game: Game, tags: Iterable[Tag] = ()) -> bytes:
         except UnicodeEncodeError:
             raise ValueError(f"tag {name} holds text that {encoding} cannot encode") from None
 
+    # What changes, by index in ``lines``: the spans of a line's bytes that give way to
+    # others, the lines that go, and the lines put after a line.
+    splices: dict[int, list[tuple[int, int, bytes]]] = {}
+    gone: set[int] = set()
+    after: dict[int, list[bytes]] = {}
     inserted: list[tuple[str, str]] = []
-    for tag in tags:
-        check_tag(tag)
-        old = next((t for t in game._tags if t.name == tag.name and t.line is not None
-                    and t.line >= first), None)
-        if old is None:
-            inserted.extend((text, tag.name) for text in (tag.tag_line, *tag.section))
+    for name in [*new, *gone_names]:
+        given = new.get(name)
+        copies = [t for t in game._tags if t.name == name and t.line is not None
+                  and t.line >= first]
+        if not copies:
+            if given is not None:
+                inserted.extend((text, name) for text in (given.tag_line, *given.section))
             continue
-        assert old.line is not None
-        i = old.line - first
-        line_end = _eol(lines[i]) or eol
-        text = decode_line(lines[i])[:len(decode_line(lines[i])) - len(_eol(lines[i]))]
-        numbers = list(old.section_line_numbers)
-        span = next((m.span() for m in TAG_PAIR.finditer(text) if m.group(1) == old.name),
-                    None)
-        if span is not None:
-            # The old section goes, but for its '%' lines, and the text after the tag
-            # starting with '%' is one of them.
-            rest = ("" if numbers and numbers[0] == old.line
-                    and not old.section[0].startswith("%") else text[span[1]:])
-            head = text[:span[0]] + tag.tag_line + rest
-            out[i] = [encode(head, tag.name) + line_end]
-        else:  # a tag pair broken over lines: they all go
-            j = i
-            while j + 1 < len(lines) and "]" not in decode_line(lines[j]):
-                out[j + 1] = []
-                j += 1
-            out[i] = [encode(tag.tag_line, tag.name) + line_end]
-        for number in numbers:
-            k = number - first
-            if k != i and not lines[k].startswith(b"%"):
-                out[k] = []
-        out[i].extend(encode(row, tag.name) + line_end for row in tag.section)
+        on_line: dict[int, int] = {}  # copies met so far on each line
+        for n, old in enumerate(copies):
+            assert old.line is not None
+            i = old.line - first
+            nth = on_line.get(i, 0)
+            on_line[i] = nth + 1
+            put = given if n == 0 else None  # the first copy is replaced, the others go
+            line = lines[i]
+            body = line[:len(line) - len(_eol(line))]
+            text, codec = decode(body)
+            spans = [m.span() for m in TAG_PAIR.finditer(text) if m.group(1) == name]
+            numbers = list(old.section_line_numbers)
+            new_bytes = b"" if put is None else encode(put.tag_line, name)
+            if nth < len(spans):
+                start, end = spans[nth]
+                a = len(text[:start].encode(codec))
+                # The old section goes, but for its '%' lines, and the text after the tag
+                # starting with '%' is one of them.
+                b = (len(body) if numbers and numbers[0] == old.line
+                     and not old.section[0].startswith("%") else len(text[:end].encode(codec)))
+                splices.setdefault(i, []).append((a, b, new_bytes))
+            else:  # a tag pair broken over lines: they all go
+                j = i
+                while j + 1 < len(lines) and b"]" not in lines[j]:
+                    gone.add(j + 1)
+                    j += 1
+                splices.setdefault(i, []).append((0, len(body), new_bytes))
+            for number in numbers:
+                k = number - first
+                if k != i and not lines[k].startswith(b"%"):
+                    gone.add(k)
+            if put is not None:
+                line_end = _eol(line) or eol
+                after[i] = [encode(row, name) + line_end for row in put.section]
+    out: dict[int, list[bytes]] = {}
+    for i in gone:
+        out[i] = []
+    for i, cuts in splices.items():
+        line = lines[i]
+        body = line[:len(line) - len(_eol(line))]
+        for a, b, bytes_in in sorted(cuts, reverse=True):
+            body = body[:a] + bytes_in + body[b:]
+        if not body.strip() and i not in after:
+            out[i] = []  # nothing left on it but blanks: it would end the game
+        else:
+            out[i] = [body + (_eol(line) or eol), *after.get(i, ())]
     if inserted:
         end = game._end_of_tags if game._end_of_tags is not None else first + len(lines) - 1
         k = end - first

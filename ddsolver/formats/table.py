@@ -11,16 +11,24 @@ from __future__ import annotations
 import csv
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO
 
 from cardgames import pbn
 from cardgames.cards import Seat
 
-from ..boards import Board, Inputs
+from ..boards import Board, Inputs, label_of, located, where
 from ..par import ParResult
 from ..solver import STRAIN_ORDER, DDTable
 from .csv_cells import text_cell
-from .tags import RESULT_TABLE_HEADER, optimum_score_tag, par_contract_tag, result_table_lines
+from .tags import (
+    RESULT_TABLE_HEADER,
+    double_dummy_tricks_tag,
+    optimum_score_tag,
+    par_contract_tag,
+    result_table_lines,
+    table_entries,
+)
 
 __all__ = ["TableWriter", "TextWriter", "CsvWriter", "JsonWriter", "PbnWriter", "WRITERS",
            "TABLE_COLUMNS", "par_record", "par_text"]
@@ -46,7 +54,10 @@ def par_text(result: ParResult) -> str:
 
 class TableWriter:
     """Writes one record per board.  ``inputs`` is what the boards are read from (the PBN
-    writer copies the files' layout from it)."""
+    writer copies the files' layout from it).  ``notice`` is told, as ``FILE:LINE:
+    reason``, what a writer changes of the input beyond what it adds, which costs no
+    board anything (the PBN writer replacing an input's table that disagreed with the
+    solver); by default it is a warning of ``inputs`` (:meth:`Inputs.warn`)."""
 
     #: Whether the writer wants the games that cannot be solved too (to write them back):
     #: the reader is made with ``keep_unsolvable`` set to this.
@@ -55,9 +66,11 @@ class TableWriter:
     binary = False
     out: TextIO
 
-    def __init__(self, out: Any, inputs: Inputs):
+    def __init__(self, out: Any, inputs: Inputs, *,
+                 notice: Callable[[str], None] | None = None):
         self.out = out
         self.inputs = inputs
+        self.notice = notice if notice is not None else inputs.warn
 
     def begin(self) -> None:
         pass
@@ -205,12 +218,25 @@ class PbnWriter(TableWriter):
     """The input files given back, each in turn, byte for byte, with ``OptimumResultTable``
     (every solved board), ``OptimumScore`` and ``ParContract`` (full deals whose par is
     known) added, or replaced in place where the game had them
-    (:func:`cardgames.pbn.write_back`).  Every other byte stays as it was and where it was:
-    line ends (CRLF, LF, mixed), encoding (a Latin-1 file stays Latin-1), escapes, ``#``
-    values, comments, ``%`` lines, empty lines.  A game that cannot be solved, or does not
-    read at all, is written back exactly as it was (both are reported, as they are with
-    every format).  A LIN file's boards come out as PBN games, with the same tags added.
-    Writes bytes: ``out`` is a binary stream."""
+    (:func:`cardgames.pbn.write_back`), and a ``DoubleDummyTricks`` the game has replaced
+    in place too (it is not added).  Every other byte stays as it was and where it was:
+    line ends (CRLF, LF, mixed), encoding (a Latin-1 file stays Latin-1, and a file
+    mixing Latin-1 and UTF-8 lines keeps each line's bytes), escapes, ``#`` values,
+    comments, ``%`` lines, empty lines.  A game that cannot be solved, or does not read at
+    all, is written back exactly as it was (both are reported, as they are with every
+    format).  A LIN file's boards come out as PBN games, with the same tags added.
+    Writes bytes: ``out`` is a binary stream.
+
+    The output never contradicts itself: a game holding one of these tags twice has the
+    first replaced and the others removed, and a board left without par (a bad
+    Vulnerable tag) loses the input's ``OptimumScore`` and ``ParContract``.  What the input said that the
+    output does not is told through ``notice``, ``FILE:LINE: reason``, one line a board:
+    a table of the input that disagreed with the solver, par tags removed.
+
+    Files are given back one after the other; where the output so far does not end with
+    an empty line (a file whose last game is not followed by one, or whose last line has
+    no line end), a line end in its style and an empty line are put between, or the next
+    file's first game would be read as part of its last."""
 
     keeps_unsolvable = True
     binary = True
@@ -219,13 +245,31 @@ class PbnWriter(TableWriter):
     def begin(self) -> None:
         self.file: int | None = None  # the input file whose games are being written
         self.converted: set[int | None] = set()  # LIN files whose PBN header is written
+        self.last: int | None = None  # the input file whose bytes were written last
+        self.recent = b""  # the output's last bytes (at most _RECENT of them)
+        self.eol = b"\n"  # the output's last line end
+
+    def _put(self, file: int, data: bytes) -> None:
+        """Write bytes of input file ``file``, after the bytes between files if the file
+        changes (see the class)."""
+        if not data:
+            return
+        if self.last is not None and file != self.last:
+            gap = _between_files(self.recent, self.eol)
+            if gap:
+                self.out.write(gap)
+                self.recent = (self.recent + gap)[-_RECENT:]
+        self.out.write(data)
+        self.recent = (self.recent + data[-_RECENT:])[-_RECENT:]
+        self.eol = _last_eol(data) or self.eol
+        self.last = file
 
     def _through(self, file: int) -> None:
         """Finish the files before ``file`` (the one being written and any without a game:
         their bytes after the last game, the whole file for one without games)."""
         start = 0 if self.file is None else self.file
         for done in range(start, file):
-            self.out.write(self.inputs.tail(done))
+            self._put(done, self.inputs.tail(done))
         self.file = file
 
     def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
@@ -233,14 +277,17 @@ class PbnWriter(TableWriter):
             self._through(board.file)
         game = board.game
         if game is None:  # did not read: its bytes as they were (reported already)
-            self.out.write(board.original or b"")
+            self._put(board.file, board.original or b"")
             return
         tags: list[pbn.Tag] = []
+        remove: list[str] = []
         if table is not None:
             # Added in this order where absent: the two one-line tags, then the table.
             if par is not None:
                 tags += [pbn.Tag("OptimumScore", optimum_score_tag(par)),
                          pbn.Tag("ParContract", par_contract_tag(par))]
+            else:
+                remove += ["OptimumScore", "ParContract"]
             tags.append(pbn.Tag("OptimumResultTable", RESULT_TABLE_HEADER,
                                 tuple(result_table_lines(table))))
         if game.original is None:
@@ -248,15 +295,101 @@ class PbnWriter(TableWriter):
             # written as a PBN game (the file's first one after the PBN header).
             if self.file not in self.converted:
                 self.converted.add(self.file)
-                self.out.write(b"% PBN 2.1\n% EXPORT\n")
+                self._put(board.file, b"% PBN 2.1\n% EXPORT\n")
             for tag in tags:
                 game.set_section(tag.name, tag.value, tag.section)
-            self.out.write((game.to_pbn().rstrip("\n") + "\n\n").encode("utf-8"))
+            self._put(board.file, (game.to_pbn().rstrip("\n") + "\n\n").encode("utf-8"))
             return
-        self.out.write(pbn.write_back(game, tags))
+        if table is not None:
+            ddt = _in_file(game, "DoubleDummyTricks")
+            if ddt:
+                upper = any(c in "ABCD" for c in ddt[0].value)
+                tags.append(pbn.Tag("DoubleDummyTricks", double_dummy_tricks_tag(table, upper)))
+            self._tell(board, table, par is None)
+        try:
+            data = pbn.write_back(game, tags, remove=remove)
+        except ValueError as err:  # a tag that cannot go in (it never should): as it was
+            self.inputs.warn(located(err, board.source, board.line, label_of(game))
+                             + "; the game is written back as it was, without the tags")
+            data = game.original
+        self._put(board.file, data)
+
+    def _tell(self, board: Board, table: DDTable, without_par: bool) -> None:
+        """Say what of the input the board's output does not keep: a table that disagreed
+        with the solver (or did not read), par tags taken out with par.  One line a
+        board, at the first tag it names."""
+        game = board.game
+        assert game is not None
+        said: list[str] = []
+        lines: list[int] = []
+        wrong: dict[str, None] = {}     # the names of the tables that disagreed...
+        unread: dict[str, None] = {}    # ... and of those that did not read
+        example = ""
+        tables = _in_file(game, "OptimumResultTable") + _in_file(game, "DoubleDummyTricks")
+        for tag in sorted(tables, key=lambda t: t.line or 0):
+            entries = table_entries(tag)
+            if entries is None:
+                unread[tag.name] = None
+            else:
+                bad = next(((d, s, n) for d, s, n in entries if table.tricks(d, s) != n), None)
+                if bad is None:
+                    continue
+                wrong[tag.name] = None
+                if not example:
+                    d, s, n = bad
+                    example = f" ({d.letter} {s.letter}: {n}, solved {table.tricks(d, s)})"
+            lines.append(tag.line or 0)
+        if wrong:
+            said.append(f"the input's {' and '.join(wrong)} disagreed with the "
+                        f"solver{example}")
+        if unread:
+            said.append(f"the input's {' and '.join(unread)} did not read as a table of "
+                        "tricks")
+        if said:
+            said = ["; ".join(said) + "; replaced"]
+        gone = _in_file(game, "OptimumScore") + _in_file(game, "ParContract")
+        if without_par and gone:
+            lines.append(gone[0].line or 0)
+            said.append("par is left out, so the input's "
+                        + " and ".join(dict.fromkeys(t.name for t in gone)) + " are removed")
+        if said:
+            self.notice(f"{where(board.source, min(lines) or board.line)}: {label_of(game)}"
+                        + "; ".join(said))
 
     def end(self) -> None:
         self._through(len(self.inputs.paths))
+
+
+#: How many of the output's last bytes :class:`PbnWriter` keeps to tell whether they end
+#: with an empty line: whether the last line (or its last part) is blank, and ended.
+_RECENT = 256
+
+
+def _last_eol(data: bytes) -> bytes | None:
+    """The last line end in ``data`` (CRLF, LF or CR), or None."""
+    k = max(data.rfind(b"\n"), data.rfind(b"\r"))
+    if k < 0:
+        return None
+    if data[k:k + 1] == b"\n":
+        return b"\r\n" if data[k - 1:k] == b"\r" else b"\n"
+    return b"\r"
+
+
+def _between_files(recent: bytes, eol: bytes) -> bytes:
+    """What goes between the output so far, ending with ``recent``, and the next input
+    file: nothing if it ends with an empty line (or is empty); else ``eol`` (its last
+    line end) to end its last line if open, and one to make an empty line."""
+    if not recent:
+        return b""
+    last = recent.splitlines(keepends=True)[-1]
+    if not last.strip():  # an empty line, ended or not
+        return b"" if last.endswith((b"\n", b"\r")) else eol
+    return eol if last.endswith((b"\n", b"\r")) else eol + eol
+
+
+def _in_file(game: pbn.Game, name: str) -> list[pbn.Tag]:
+    """The game's tags called ``name`` that stand in its file (not inherited)."""
+    return [t for t in game.tags if t.name == name and t.line is not None]
 
 
 #: The writer of each ``--format``.

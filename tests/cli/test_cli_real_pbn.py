@@ -29,12 +29,12 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "data" / "pbn-fidelity"
 TABLES = ROOT / "data" / "tables.pbn"
 REAL = REAL_PBN
-ADDED = (b"[OptimumScore ", b"[ParContract ", b"[OptimumResultTable ")
+ADDED = (b"[OptimumScore ", b"[ParContract ", b"[OptimumResultTable ", b"[DoubleDummyTricks ")
 
 
 def strip_added(data: bytes) -> bytes:
-    """``data`` without the lines of the three tags ``table --format pbn`` adds (the tag
-    lines and the rows of a result table)."""
+    """``data`` without the lines of the tags ``table --format pbn`` adds or replaces (the
+    tag lines and the rows of a result table)."""
     kept, rows = [], False
     for line in data.splitlines(keepends=True):
         if line.startswith(ADDED):
@@ -53,7 +53,7 @@ def has_added(data: bytes) -> bool:
 
 def assert_given_back(original: bytes, output: bytes, where: object) -> None:
     """``output`` is ``original`` with only the three tags added, or replaced where the
-    input had them already."""
+    input had them already (with a DoubleDummyTricks tag)."""
     if has_added(original):  # tags replaced in place: what is left around them is equal
         assert strip_added(output) == strip_added(original), where
     else:
@@ -152,13 +152,18 @@ def test_several_files_are_each_given_back_in_turn(run_cli, tmp_path):
     status, _, err = run_cli("table", *files, "--format", "pbn", "-o", target, "-j", "1",
                              "--tt-mb", "8", "-q")
     assert status == 1 and f"{bad}:2: board 9: " in err and f"{bad}:4: " in err
-    expected = b"".join(strip_added(p.read_bytes()) for p in files)
+    # Each file's bytes, and an empty line (in the style of the line before) after a
+    # file that does not end with one: the first file ends with one, the comment with
+    # "\r\n", the Latin-1 file and the bad one with "\n".
+    crlf, comment_, latin1, bad_, tables = (strip_added(p.read_bytes()) for p in files)
+    assert crlf.endswith(b"\r\n\r\n") and latin1.endswith(b"]\n")
+    expected = crlf + comment_ + b"\r\n" + latin1 + b"\n" + bad_ + b"\n" + tables
     assert strip_added(target.read_bytes()) == expected
     # The same file twice comes back twice.
     status, _, _ = run_cli("table", comment, TABLES, comment, "--format", "pbn", "-o", target,
                            "-j", "1", "--tt-mb", "8", "-q")
     assert strip_added(target.read_bytes()) == (
-        comment.read_bytes() + TABLES.read_bytes() + comment.read_bytes())
+        comment.read_bytes() + b"\r\n" + TABLES.read_bytes() + b"\r\n" + comment.read_bytes())
 
 
 # ---- the real corpus -------------------------------------------------------------------------

@@ -194,6 +194,154 @@ def test_pbn_output_replaces_stale_tags(run_cli, tmp_path):
     assert result_table(game) == dd_table(game.deal)
 
 
+# ---- --format pbn: what the input said is kept or corrected, never contradicted --------------
+
+QA_DEAL = "N:4.KJ32.842.AQ743 JT987.Q876.AK5.2 AK532.T.JT6.T985 Q6.A954.Q973.KJ6"
+QA_GAME = f'[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "{QA_DEAL}"]\n'
+
+
+def pbn_out(run_cli, *paths: Path, target: Path) -> tuple[int, bytes, str]:
+    status, _, err = run_cli("table", *paths, "--format", "pbn", "-o", target, "-j", "1", "-q")
+    return status, target.read_bytes(), err
+
+
+def test_pbn_output_keeps_each_lines_bytes_in_a_file_mixing_encodings(run_cli, tmp_path):
+    """A Latin-1 line and a UTF-8 comment beside a tag replaced: no crash, every board
+    written, each line's bytes as they were (only the new tag text is encoded)."""
+    path = tmp_path / "mixed.pbn"
+    path.write_bytes(b'[Event "Chorz\xf3w"]\n' + QA_GAME.encode()
+                     + b'[OptimumScore "NS 620"] {5\xe2\x82\xac prize, par by Caf\xc3\xa9}\n\n'
+                     + QA_GAME.replace('"1"', '"2"').encode())
+    status, out, err = pbn_out(run_cli, path, target=tmp_path / "out.pbn")
+    assert (status, err) == (0, "")
+    assert out.count(b"[OptimumResultTable ") == 2
+    assert b'[Event "Chorz\xf3w"]\n' in out
+    assert b'[OptimumScore "NS 100"] {5\xe2\x82\xac prize, par by Caf\xc3\xa9}\n' in out
+
+
+def test_pbn_output_of_several_files_puts_an_empty_line_between_them(run_cli, tmp_path):
+    """A file whose last game is not followed by an empty line, or whose last line has no
+    line end, is not glued to the next file's first game: a line end in its style and
+    an empty line go between (nothing where the file ends with an empty line)."""
+    a = tmp_path / "a.pbn"
+    a.write_bytes(b"% a\r\n" + QA_GAME.replace("\n", "\r\n").encode())  # ends "]\r\n"
+    b = tmp_path / "b.pbn"
+    b.write_bytes(QA_GAME.replace('"1"', '"2"').encode() + b"\n{tail comment}")
+    c = tmp_path / "c.pbn"
+    c.write_bytes(b"\n" + QA_GAME.replace('"1"', '"3"').encode() + b"\n\n")
+    status, out, err = pbn_out(run_cli, a, b, c, a, target=tmp_path / "out.pbn")
+    assert (status, err) == (0, "")
+    parts = without_dd_tags(out.decode()).encode()
+    assert parts == (a.read_bytes() + b"\r\n" + b.read_bytes() + b"\n\n" + c.read_bytes()
+                     + a.read_bytes())
+    assert [g.board for g in pbn.loads(out)] == [1, 2, 3, 1]
+
+
+def test_pbn_output_replaces_a_stale_double_dummy_tricks_and_says_so(run_cli, tmp_path):
+    """BridgeComposer's DoubleDummyTricks (declarers N S E W, strains NT S H D C, lower-case
+    hex) is replaced in place with the right value, as the result table is; an input table
+    that disagreed with the solver is said, one line a board, at its first tag (exit status
+    0: nothing is lost).  A table that agreed is replaced without a word."""
+    deal = "N:KJ74.A.Q54.AQT63 AQ85.Q93.J76.J95 T63.654.K9832.74 92.KJT872.AT.K82"
+    table = dd_table(deal)
+    ddt = "".join(f"{table.tricks(d, s):x}" for d in "NSEW" for s in ("NT", "S", "H", "D", "C"))
+    rows = "".join(f"{d} {s:>2} {table.tricks(d, s)}\r\n" for d in "NESW"
+                   for s in ("S", "H", "D", "C", "NT"))
+    head = f'[Board "33"]\r\n[Dealer "N"]\r\n[Vulnerable "None"]\r\n[Deal "{deal}"]\r\n'
+    stale = rows.replace(f"N NT {table.tricks('N', 'NT')}", "N NT 1")
+    path = tmp_path / "stale.pbn"
+    path.write_text(head + '[DoubleDummyTricks "1' + ddt[1:] + '"]\r\n'
+                    '[OptimumResultTable "Declarer;Denomination\\2R;Result\\1R"]\r\n'
+                    + stale + "\r\n", newline="")
+    status, out, err = pbn_out(run_cli, path, target=tmp_path / "out.pbn")
+    assert status == 0
+    assert err == (f"{path}:5: board 33: the input's DoubleDummyTricks and OptimumResultTable "
+                   f"disagreed with the solver (N NT: 1, solved {table.tricks('N', 'NT')}); "
+                   "replaced\n")
+    assert out.decode().splitlines()[4] == f'[DoubleDummyTricks "{ddt}"]'
+    [game] = pbn.loads(out)
+    assert result_table(game) == table
+    right = tmp_path / "right.pbn"
+    right.write_text(head + f'[DoubleDummyTricks "{ddt}"]\r\n\r\n', newline="")
+    status, out, err = pbn_out(run_cli, right, target=tmp_path / "out.pbn")
+    assert (status, err) == (0, "")
+    assert out.decode().splitlines()[4] == f'[DoubleDummyTricks "{ddt}"]'
+
+
+def test_pbn_output_without_par_removes_the_inputs_par_tags(run_cli, tmp_path):
+    """A bad Vulnerable tag costs the board its par: the input's OptimumScore and
+    ParContract go too (they would stand beside a fresh table, unchecked), and that is
+    said."""
+    path = tmp_path / "badvul.pbn"
+    path.write_text(QA_GAME.replace('"None"', '"Sometimes"')
+                    + '[OptimumScore "NS 620"]\n[ParContract "NS 4S="]\n\n')
+    status, out, err = pbn_out(run_cli, path, target=tmp_path / "out.pbn")
+    assert status == 1
+    assert f"{path}:3: board 1: Vulnerable must be" in err
+    assert (f"{path}:5: board 1: par is left out, so the input's OptimumScore and "
+            "ParContract are removed\n") in err
+    [game] = pbn.loads(out, validate=False)
+    assert game.names() == ["Board", "Dealer", "Vulnerable", "Deal", "OptimumResultTable"]
+    assert result_table(game) == dd_table(QA_DEAL)
+
+
+def test_a_tag_given_twice_in_a_game_is_warned_of_and_every_copy_replaced(run_cli, tmp_path):
+    """Two Board or Deal tags in one game: the first is read, and the second said (exit
+    status 1: which one was meant is a guess).  Two result tables: the first replaced, the
+    second removed, the disagreement said."""
+    path = tmp_path / "dupdeal.pbn"
+    path.write_text(QA_GAME + '[Board "2"]\n[Deal "W:AJ9754.J62.K62.6 32..A954.AQJ9875 '
+                    'KQ86.KQT843.QJ.K T.A975.T873.T432"]\n')
+    status, out, err = pbn_out(run_cli, path, target=tmp_path / "out.pbn")
+    assert status == 1
+    assert err == (f"{path}:5: board 1: tag Board given twice in one game (the first, line 1, "
+                   f"is read)\n{path}:6: board 1: tag Deal given twice in one game (the first, "
+                   "line 4, is read)\n")
+    [game] = pbn.loads(out)
+    assert result_table(game) == dd_table(QA_DEAL)
+    path = tmp_path / "dup_ort.pbn"
+    path.write_text(QA_GAME + '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\n'
+                    'N NT 13\n[OptimumScore "NS 0"]\n'
+                    '[OptimumResultTable "Declarer Suit Tricks"]\nN S 13\n\n')
+    status, out, err = pbn_out(run_cli, path, target=tmp_path / "out.pbn")
+    assert status == 0
+    assert err == (f"{path}:5: board 1: the input's OptimumResultTable disagreed with the "
+                   "solver (N NT: 13, solved 6); replaced\n")
+    [game] = pbn.loads(out)
+    assert game.names() == ["Board", "Dealer", "Vulnerable", "Deal", "OptimumResultTable",
+                            "OptimumScore", "ParContract"]
+    assert result_table(game) == dd_table(QA_DEAL)
+
+
+def test_a_game_whose_tags_cannot_be_written_back_is_written_as_it_was(run_cli, tmp_path,
+                                                                       monkeypatch):
+    """Should a tag ever fail to go in (write_back's ValueError), the game is written back
+    as it was and said, FILE:LINE, and the batch goes on: no traceback, no board lost."""
+    def refuse(game, tags=(), *, remove=()):
+        raise ValueError("tag OptimumScore holds text that latin-1 cannot encode")
+    monkeypatch.setattr(pbn, "write_back", refuse)
+    path = tmp_path / "two.pbn"
+    path.write_text(QA_GAME + "\n" + QA_GAME.replace('"1"', '"2"'))
+    status, out, err = pbn_out(run_cli, path, target=tmp_path / "out.pbn")
+    assert status == 1 and out == path.read_bytes()
+    assert err == "".join(f"{path}:{line}: board {n}: tag OptimumScore holds text that latin-1 "
+                          "cannot encode; the game is written back as it was, without the "
+                          "tags\n" for line, n in ((1, 1), (6, 2)))
+
+
+def test_a_line_over_the_limit_is_reported_as_such(run_cli, tmp_path):
+    """The rest of the file is not read after a line over MAX_LINE: the error says that,
+    not that a game was too long to copy."""
+    path = tmp_path / "long.pbn"
+    path.write_bytes(QA_GAME.encode() + b"\n{" + b"y" * (pbn.MAX_LINE + 1) + b"}\n\n"
+                     + QA_GAME.replace('"1"', '"2"').encode())
+    status, out, err = pbn_out(run_cli, path, target=tmp_path / "out.pbn")
+    assert status == 1
+    assert err.startswith(f"{path}:6: line longer than 1,048,576 characters")
+    assert "no empty line ends this game" not in err and len(err.splitlines()) == 1
+    assert [g.board for g in pbn.loads(out)] == [1]
+
+
 @pytest.mark.parametrize("tags, loses", [
     ('[Dealer "N"]\n[Vulnerable "None"]\n', "the board is written without its number"),
     ("", "par is left out"),

@@ -383,3 +383,37 @@ def _copy_time(data: bytes) -> float:
 
 def test_reading_and_writing_back_stay_linear_in_the_input():
     assert_linear(lambda k: _copy_time(_synthetic(k)), 5000)
+
+
+# A file mixing encodings, as real files do (the Precision 1C file says ISO-8859-1 and holds
+# UTF-8): the Event line Latin-1, the comment after a tag this replaces UTF-8.
+MIXED_ENCODINGS = (b'[Event "Chorz\xf3w"]\n[Board "1"]\n[Dealer "N"]\n'
+                   b'[OptimumScore "NS 620"] {5\xe2\x82\xac prize, par by Caf\xc3\xa9}\n'
+                   b'[ParContract "NS 4S="]\n')
+
+
+def test_write_back_keeps_each_lines_bytes_in_a_file_mixing_encodings():
+    """Only the new tag text is encoded: the bytes around a replaced tag pair stay as they
+    were, whatever the encoding the file's other lines set (Latin-1 here, which cannot
+    hold the euro sign of the UTF-8 comment)."""
+    (game,) = loads(MIXED_ENCODINGS)
+    out = write_back(game, [Tag("OptimumScore", "EW 100"), Tag("ParContract", "EW 3HX-1")])
+    assert out == MIXED_ENCODINGS.replace(b"NS 620", b"EW 100").replace(b"NS 4S=", b"EW 3HX-1")
+
+
+def test_write_back_replaces_every_copy_of_a_tag_and_removes_tags():
+    """A tag the game holds twice is replaced once, its other copy going with its rows (a
+    line keeping what stands beside the tag pair); ``remove`` takes a tag out, and a line
+    left blank goes (it would end the game)."""
+    text = (b'[Board "1"]\n[OptimumResultTable "x"]\nN NT 13\n[OptimumScore "NS 0"]\n'
+            b'[OptimumResultTable "y"] {second}\nN S 13\n[ParContract "NS 7NT"]  \n'
+            b'[Result "9"]\n')
+    (game,) = loads(text)
+    out = write_back(game, [Tag("OptimumResultTable", HEADER, ("A",))],
+                     remove=["ParContract", "OptimumScore", "Absent"])
+    assert out == (b'[Board "1"]\n[OptimumResultTable "' + HEADER.encode() + b'"]\nA\n'
+                   b' {second}\n[Result "9"]\n')
+    (again,) = loads(out)
+    assert again.names() == ["Board", "OptimumResultTable", "Result"]
+    with pytest.raises(ValueError, match="tag OptimumScore is given twice"):
+        write_back(game, [Tag("OptimumScore", "NS 0"), Tag("OptimumScore", "NS 1")])

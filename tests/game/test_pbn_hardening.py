@@ -283,3 +283,14 @@ def test_an_endless_run_of_lines_stops_the_reading(line):
     assert list(reader) == []
     assert reader.errors and reader.errors[-1].line == pbn.MAX_RUN_LINES + 1
     assert "in a row" in reader.errors[-1].reason
+
+
+def test_the_game_a_long_line_cuts_short_is_not_said_too_long_to_copy():
+    """The error of a line over :data:`MAX_LINE` is the whole story (the rest of the
+    file is not read): its ``raw`` is the text read before it, empty when a game had not
+    started, not None, which would mean a game too long to copy."""
+    data = b'[Board "1"]\n\n{' + b"y" * (MAX_LINE + 1) + b'}\n\n[Board "2"]\n'
+    reader = loads(data, strict=False)
+    assert [g.board for g in reader] == [1]
+    [err] = reader.errors
+    assert err.line == 3 and "longer than" in err.reason and err.raw == ""
