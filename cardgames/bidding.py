@@ -184,9 +184,23 @@ def _suit_bid_kind(auction: Auction, index: int, shown: Mapping[Seat, frozenset[
         opening = auction.calls[first]
         if opening.is_bid and opening.level == 1 and opening.strain not in (None, 4):
             side |= {int(opening.strain)}
-    if len(side - {suit}) == 3 and call.level >= 2:
+    if len(side - {suit}) == 3 and call.level >= 2 and not _jump(auction, index):
         return "fourth_suit"
     return "new_suit"
+
+
+def _jump(auction: Auction, index: int) -> bool:
+    """Whether bid ``index`` is above the cheapest bid of its strain at the two level or
+    higher (a jump: 1C-1D-1H-2S is the fourth suit above the one level, 3S a jump)."""
+    call = auction.calls[index]
+    last = next((c for c in auction.calls[index - 1::-1] if c.is_bid), None) \
+        if index else None
+    if last is None or call.strain is None or last.strain is None:
+        return False
+    def rank(strain: int) -> int:   # clubs lowest, then diamonds, hearts, spades, NT
+        return 4 if strain == 4 else 3 - strain
+    above = rank(int(call.strain)) > rank(int(last.strain))
+    return call.level > max(2, last.level + (0 if above else 1))
 
 
 def shows_suit(call: Call, constraint: Constraint) -> bool:
@@ -204,7 +218,7 @@ def role(auction: Auction, index: int) -> str:
     calls = auction.calls
     first = next((i for i, c in enumerate(calls) if not c.is_pass), None)
     if first is None or index <= first:
-        raise ValueError(f"call {index} is not after the opening bid")
+        raise ValueError(f"call {index + 1} is not after the opening bid")
     seat, opener = auction.dealer.next(index), auction.dealer.next(first)
     if seat == opener:
         return "opener"
@@ -941,7 +955,7 @@ def _reconcile(parts: list[Constraint], labels: list[str], given: list[Constrain
 
 def _apply_limits(auction: Auction, system: BiddingSystem,
                   parts: dict[Seat, list[Constraint]]) -> None:
-    """A side that bid uncontested and stopped short of game (or slam), undoubled, holds
+    """A side that bid uncontested and stopped short of game (undoubled) or of slam holds
     fewer points between them than the system's game (slam) count: bound each hand by its
     partner's shown minimum."""
     contract = auction.contract
@@ -950,12 +964,12 @@ def _apply_limits(auction: Auction, system: BiddingSystem,
     side = contract.declarer & 1
     if any(c.is_bid and seat & 1 != side for _, seat, c in auction.seated()):
         return  # the opponents competed: stopping low may not be by choice
-    if contract.doubled:
-        return  # played doubled or redoubled: for penalties, or a low contract scoring game
     if contract.level < game_level(contract.strain):
+        if contract.doubled:
+            return  # a partscore played doubled or redoubled: for penalties, or scoring game
         limit = system.game - 1
     elif contract.level < 6:
-        limit = system.slam - 1
+        limit = system.slam - 1    # a game, doubled or not, still stops short of slam
     else:
         return
     seats = [s for s in Seat if s & 1 == side]

@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from os import PathLike
-from urllib.parse import unquote_plus
+from urllib.parse import unquote, unquote_plus
 
 from .auction import Auction
 from .cards import Card, Rank, Seat, Suit
@@ -75,7 +75,7 @@ _CALL = re.compile(r"([1-7])([CDHSN])T?|P(?:ASS)?|D(?:BL)?|X|R(?:DBL)?|XX", re.I
 #: A board's number in a heading (``ah|Board 3|``, ``qx|o3,BOARD 3|``): after "board" or "bd"
 #: wherever it stands ("Board 1 of 24", "Bd 3 Round 2", "Board 12 (Open)"), else a heading
 #: that is a number, or one word and a number ("12", "Deal 12").
-_BOARD_WORD = re.compile(r"\b(?:board|bd)(?![a-z])\.?\s*(?:no\.?\s*|#\s*)?(\d+)",
+_BOARD_WORD = re.compile(r"\b(?:board|bd)(?![a-z])[\s.:#_\-]*(?:no\.?\s*)?(\d+)",
                          re.IGNORECASE)
 _BOARD_ALONE = re.compile(r"\s*(?:[^\W\d_]+\.?\s*)?#?\s*(\d+)\.?\s*")
 #: ``qx|``'s first field: the room (open or closed) and the board number.
@@ -255,12 +255,12 @@ def _physical(lines: Iterable[str]) -> Iterator[str]:
 def _link_record(text: str) -> str:
     """The record of a hand-viewer link, from just after its ``lin=``: URL-encoded (its
     bars as ``%7C``), it is decoded up to the link's next parameter or its ``#``; with
-    its bars as they are, it is taken as it stands, up to a next parameter (``&v=``):
-    decoding it would turn a ``+`` into a space and a ``%`` into garbage (``5+ spades``,
-    ``100% sure``)."""
+    its bars as they are (BBO's own links: ``pn|Susan%20Siegel,...|``), up to a next
+    parameter (``&v=``), its ``%`` escapes are decoded but not ``+`` (a space only in a
+    form's encoding: ``5+ spades`` stays), and a ``%`` that escapes nothing stays."""
     if "|" in text:
         m = _NEXT_PARAMETER.search(text)
-        return text if m is None else text[:m.start()]
+        return unquote(text if m is None else text[:m.start()])
     return unquote_plus(text.split("&", 1)[0].split("#", 1)[0])
 
 
@@ -791,6 +791,15 @@ def _boards(pairs: Iterator[_Pair | LINError], source: str | None
             elif key in _EITHER_KEYS and (first or played(board) or key == "pn"):
                 held = [pair]
                 continue
+        elif key == "qx" and (board.room is not None or board.number is not None):
+            # A record's qx| after another's with no deal between: the record before had
+            # nothing to read (it is said, if anything was); its heading and vulnerability
+            # are not this board's, its players are (given before this qx|, as before).
+            players = board.players
+            yield from finish(board)
+            board, count = _Board(), 1
+            start(board, pair.line)
+            board.players = players
         take(pair)
     for p in held:
         take(p)

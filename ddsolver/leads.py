@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import operator
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -314,8 +315,9 @@ def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLi
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
     c, decl = contract_and_declarer(contract, declarer)
     vulnerability = Vulnerability.parse(vul)
-    if isinstance(z, bool) or not isinstance(z, (int, float)) or not math.isfinite(z) or z <= 0:
+    if isinstance(z, bool) or not isinstance(z, numbers.Real) or not math.isfinite(z) or z <= 0:
         raise ValueError(f"z must be a positive finite number, got {z!r}")
+    z = float(z)
     cards = h.cards
     if isinstance(card_tricks, np.ndarray):
         if card_tricks.dtype.kind not in "iuf" or (

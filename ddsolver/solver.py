@@ -102,9 +102,10 @@ class DDTable:
         if len(rows) != 4 or any(len(row) != 5 for row in rows):
             raise ValueError(f"a DD table is 4 rows (N E S W) of 5 ints (S H D C NT), "
                              f"got {self.rows!r}")
-        if isinstance(self.cards, bool) or not isinstance(self.cards, int) or \
+        if isinstance(self.cards, bool) or not hasattr(type(self.cards), "__index__") or \
                 not 0 <= self.cards <= 13:
             raise ValueError(f"a DD table's cards per hand must be 0..13, not {self.cards!r}")
+        object.__setattr__(self, "cards", operator.index(self.cards))
         for row in rows:
             for v in row:
                 if not 0 <= v <= self.cards:
@@ -112,8 +113,10 @@ class DDTable:
         object.__setattr__(self, "rows", rows)
 
     @classmethod
-    def from_dict(cls, table: Mapping[SeatLike, Mapping[StrainLike, int]]) -> DDTable:
-        """Inverse of :meth:`to_dict`: ``table[declarer][strain]``, keys as text or enums.
+    def from_dict(cls, table: Mapping[SeatLike, Mapping[StrainLike, int]],
+                  cards: int = 13) -> DDTable:
+        """Inverse of :meth:`to_dict`: ``table[declarer][strain]``, keys as text or enums;
+        ``cards`` in each hand of the deal (fewer than 13 for an ending).
 
         :raises ParseError: for a key that is not a seat or a strain.
         :raises ValueError: if an entry is missing or out of range.
@@ -140,7 +143,7 @@ class DDTable:
                    if rows[d][s] is None]
         if missing:
             raise ValueError(f"DD table is missing entries: {', '.join(missing)}")
-        return cls(tuple(tuple(t for t in r if t is not None) for r in rows))
+        return cls(tuple(tuple(t for t in r if t is not None) for r in rows), cards)
 
     def tricks(self, declarer: SeatLike, strain: StrainLike) -> int:
         """Declarer's tricks with best play by both sides.

@@ -194,7 +194,7 @@ def _cards_in(key: str) -> int:
     """The cards in each hand of a deal key (:func:`deal_key`), counted in North's."""
     north = key.partition(":")[2].split(" ", 1)[0]
     cards = len(north) - north.count(".")
-    return cards if north.count(".") == 3 and 1 <= cards <= 13 else 13
+    return cards if north.count(".") == 3 and 0 <= cards <= 13 else 13
 
 
 def _tricks(text: object, length: int) -> list[int] | None:

@@ -262,13 +262,15 @@ def _problems_html(failed: int, problems: Sequence[str], without_par: int) -> st
     if without_par:
         said.append(f"{without_par} board{'s' * (without_par != 1)} "
                     f"{'are' if without_par != 1 else 'is'} shown without par")
-    return problems_html("; ".join(said) or "the input has problems", problems)
+    summary = "; ".join(said) or "the input has problems"
+    return problems_html(summary[0].upper() + summary[1:], problems)
 
 
 def problems_html(summary: str, problems: Sequence[str]) -> str:
-    """The notice of what a page leaves out: ``summary`` (a sentence, without its full
-    stop), then each message (``FILE:LINE: reason``) as reported on standard error."""
+    """The notice of what a page leaves out: ``summary`` (a sentence as it is to stand,
+    without its full stop), then each message (``FILE:LINE: reason``) as reported on
+    standard error."""
     items = "".join(f"<li>{_esc(message)}</li>" for message in problems)
     reasons = f" The reasons, as file:line: reason:</p><ul>{items}</ul>" if items else "</p>"
     return (f'<aside class="problems" role="note"><h2>Not everything is shown</h2>'
-            f"<p>{_esc(summary[0].upper() + summary[1:])}.{reasons}</aside>\n")
+            f"<p>{_esc(summary)}.{reasons}</aside>\n")

@@ -563,8 +563,8 @@ class LeadsHtmlWriter(LeadsWriter):
                            "no report to show.</p>\n")
         if problems:
             self.out.write(problems_html(
-                f"{len(problems)} board{'s are' if len(problems) != 1 else ' is'} left out "
-                "or analysed in part", problems))
+                f"The input has {len(problems)} problem{'s' * (len(problems) != 1)}: boards "
+                "left out, or analysed without a part that did not read", problems))
         totals = leader_totals(self.table_leads)
         if totals:
             self.out.write(_totals_html(totals))

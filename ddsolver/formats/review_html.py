@@ -300,8 +300,9 @@ class HtmlWriter:
         boards = "".join(_board_html(r, k) for k, r in enumerate(self.boards, 1))
         notice = ""
         if problems:
-            notice = problems_html(f"{len(problems)} board{'s are' if len(problems) != 1 else ' is'}"
-                                   " left out of this review", problems)
+            notice = problems_html(
+                f"The input has {len(problems)} problem{'s' * (len(problems) != 1)}: boards "
+                "left out of this review, or read in part", problems)
         elif not self.boards:
             notice = problems_html(f"{player} sat at no board of the files", ())
         # the lead analyses' styles, once for all (scoped to their .dds-leads blocks)

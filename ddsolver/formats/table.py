@@ -305,13 +305,15 @@ class PbnWriter(TableWriter):
             if ddt:
                 upper = any(c in "ABCD" for c in ddt[0].value)
                 tags.append(pbn.Tag("DoubleDummyTricks", double_dummy_tricks_tag(table, upper)))
-            self._tell(board, table, par is None)
         try:
             data = pbn.write_back(game, tags, remove=remove)
         except ValueError as err:  # a tag that cannot go in (it never should): as it was
             self.inputs.warn(located(err, board.source, board.line, label_of(game))
                              + "; the game is written back as it was, without the tags")
             data = game.original
+        else:
+            if table is not None:   # (what was replaced or removed, once it has been)
+                self._tell(board, table, par is None)
         self._put(board.file, data)
 
     def _tell(self, board: Board, table: DDTable, without_par: bool) -> None:

@@ -153,7 +153,7 @@ def test_a_board_left_out_is_listed_on_the_page(run_cli, tmp_path):
                                 "--format", "html")
     assert status == 1
     notice = parse(page).find("aside", "problems")
-    assert notice is not None and "1 board is left out" in notice.text()
+    assert notice is not None and "The input has 1 problem: boards left out" in notice.text()
     reported = next(line for line in err.splitlines() if "board 2" in line)
     assert reported.removeprefix("ddsolver leads: ") in notice.text()
 

@@ -270,8 +270,18 @@ def test_source_date_epoch_dates_the_page(run_cli, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     status, first, _ = run_cli("report", PROBLEMS, "--html", "-", "-q")
     assert status == 0 and "2023-11-14" in first
-    monkeypatch.setattr("time.time", lambda: 2_000_000_000.0)
+    import time
+
+    import ddsolver.cli.report as report_module
+
+    def strftime(form: str, when: object = None) -> str:   # today is 2031-05-18
+        return "2031-05-18" if when is None else time.strftime(form, when)  # type: ignore
+    later = type("Clock", (), {"strftime": staticmethod(strftime),
+                               "gmtime": staticmethod(time.gmtime)})
+    monkeypatch.setattr(report_module, "time", later)     # another day
     assert run_cli("report", PROBLEMS, "--html", "-", "-q")[1] == first
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    assert "2031-05-18" in run_cli("report", PROBLEMS, "--html", "-", "-q")[1]
 
 
 def test_report_usage_errors(run_cli, tmp_path, capsys):

@@ -211,12 +211,12 @@ def test_the_page_lists_the_boards_left_out(run_cli, tmp_path):
                                 "--seed", "1", "--format", "html")
     assert status == 1
     notice = page[page.index('<aside class="problems"'):page.index("</aside>")]
-    assert "1 board is left out" in notice and ":" in notice
+    assert "The input has 1 problem: boards left out of this review" in notice
     reported = next(line for line in err.splitlines() if "two.pbn" in line)
     assert "two.pbn" in reported and "two.pbn:" in notice
-    status, page, err = run_cli("review", path, "--player", "Nobody", "--samples", "4",
+    status, page, err = run_cli("review", path, "--player", "nobody", "--samples", "4",
                                 "--seed", "1", "--format", "html")
-    assert status == 1 and "Nobody sat at no board of the files" in page
+    assert status == 1 and "nobody sat at no board of the files" in page   # as spelt
 
 
 def test_the_page_draws_every_card_one_way(run_cli):

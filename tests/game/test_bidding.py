@@ -503,6 +503,9 @@ def test_calls_no_table_lists_are_read_by_who_makes_them():
     assert m.constraint is None                 # the opener's table has no fourth_suit
     m, _ = _meaning("N: 1C P 1D P 1H P 2S", 6, system)
     assert (m.source, str(m.constraint)) == ("fallback", "11+ hcp")
+    for jump in ("N: 1C P 1D P 1H P 3S", "N: 1C P 1H P 1S P 3D"):   # a jump is natural
+        m, _ = _meaning(jump, 6, system)
+        assert m.source == "natural", jump
     m, _ = _meaning("N: 1S P 4D", 2, system)
     assert str(m.constraint) == "6+ diamonds"
     # anything after a 4NT, a no-trump bid, a double
@@ -775,7 +778,8 @@ def test_passing_ones_own_doubled_bid_shows_no_limit():
     s = default_system()
     doubled = infer("N: 1C 1NT X AP", s)
     assert doubled.constraints[E] == infer("N: 1C 1NT P P P", s).constraints[E]
-    assert doubled.meanings[4].call.is_pass and doubled.meanings[4].constraint is None
+    east = doubled.meanings[5]                                  # E sits for 1NT doubled
+    assert east.seat == E and east.call.is_pass and east.constraint is None
     # partner's pass of the doubled bid, and passes of the other side, are read as before
     assert doubled.meanings[3].constraint is not None           # W, advancer
 
@@ -787,6 +791,9 @@ def test_limits_do_not_bound_a_doubled_or_redoubled_contract():
     redoubled = infer("N: 1S X XX AP", s)
     assert raised.constraints[N].hcp_bounds()[1] < redoubled.constraints[N].hcp_bounds()[1]
     assert redoubled.constraints[N] == infer("N: 1S", s).constraints[N]
+    # a game doubled still stops short of slam: its slam limit holds
+    assert infer("N: 1NT P 4S X AP", s).constraints[S].hcp_bounds() == \
+        infer("N: 1NT P 4S AP", s).constraints[S].hcp_bounds()
 
 
 def test_notrump_over_their_weak_two_or_preempt_is_natural_and_strong():

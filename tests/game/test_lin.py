@@ -606,6 +606,9 @@ def test_a_crlf_cut_between_two_reads_is_one_line_end(tmp_path):
     ("qx|o999999|", 999999, None),
     ("qx|x5|", None, "not a room and a board number"),
     ("qx|o,BOARD 7|", 7, None),
+    ("ah|Board: 3|", 3, None),
+    ("ah|Board-3|", 3, None),
+    ("ah|Board_3|", 3, None),
 ])
 def test_board_numbers_are_read_from_their_word_or_said(record, board, said):
     errors: list = []
@@ -625,6 +628,26 @@ def test_a_link_whose_bars_stand_as_they_are_is_not_url_decoded():
     (game,) = list(lin.loads(url))
     assert game.tag("South") == "Ann" and game.contract == "1S"
     assert [t.value for t in game.tags if t.name == "Note"] == ["1:5+ spades; 100% sure"]
+
+
+def test_a_bbo_link_with_bars_and_escapes_is_decoded_but_for_plus():
+    """BBO's own links keep their bars and escape the rest (%20, %2C): read as they
+    stood, the players and the board number were lost."""
+    url = ("https://www.bridgebase.com/tools/handviewer.html?lin=pn%7CSusan%20Siegel%2C"
+           "Jerry%20Cohen,Ann,Bob|st||" + FULL + "rh||ah|Board%2017|sv|o|mb|1S|"
+           "an|5+%20spades|mb|p|mb|p|mb|p|&v=3")
+    (game,) = list(lin.loads(url))
+    assert game.tag("South") == "Susan Siegel" and game.tag("West") == "Jerry Cohen"
+    assert game.board == 17
+    assert [t.value for t in game.tags if t.name == "Note"] == ["1:5+ spades"]
+
+
+def test_a_record_of_no_deal_gives_the_next_its_players_only():
+    """A qx| record with no deal kept reading into the next record: board 6 took board
+    5's vulnerability and heading (and its number, had its own qx| none)."""
+    text = "qx|o5|ah|Board 5|sv|b|pn|a,b,c,d|\nqx|c6|" + FULL
+    (game,) = list(lin.loads(text, strict=False))
+    assert game.board == 6 and game.tag("Vulnerable") is None and game.tag("South") == "a"
 
 
 def test_calls_with_no_deal_and_no_number_are_no_board():
