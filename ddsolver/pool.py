@@ -29,6 +29,7 @@ command.
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
@@ -86,8 +87,9 @@ def check_jobs(jobs: int | None) -> int:
     """
     if jobs is None:
         return default_jobs()
-    if isinstance(jobs, bool) or not isinstance(jobs, int):
+    if isinstance(jobs, bool) or not hasattr(type(jobs), "__index__"):
         raise TypeError(f"jobs must be an int or None, got {type(jobs).__name__}")
+    jobs = operator.index(jobs)        # numpy's integers too
     if not 1 <= jobs <= MAX_JOBS:
         raise ValueError(f"jobs must be 1 to {MAX_JOBS} (threads), got {jobs}")
     return jobs

@@ -535,8 +535,9 @@ def check_tt_mb(tt_mb: object) -> int:
     :raises TypeError: if it is not an int.
     :raises ValueError: if it is out of range.
     """
-    if isinstance(tt_mb, bool) or not isinstance(tt_mb, int):
+    if isinstance(tt_mb, bool) or not hasattr(type(tt_mb), "__index__"):
         raise TypeError(f"tt_mb must be an int (megabytes), got {type(tt_mb).__name__}")
+    tt_mb = operator.index(tt_mb)  # type: ignore[arg-type]  # numpy's integers too
     if not 1 <= tt_mb <= MAX_TT_MB:
         raise ValueError(f"transposition table size must be 1 to {MAX_TT_MB} MB, got {tt_mb}")
     return tt_mb

@@ -66,6 +66,13 @@ def test_dd_tables_wants_an_iterable_of_deals(deals):
 def test_jobs_is_bounded():
     from ddsolver.pool import MAX_JOBS, check_jobs, default_jobs
     assert check_jobs(MAX_JOBS) == MAX_JOBS and 1 <= default_jobs() <= MAX_JOBS
+    import numpy as np
+
+    from ddsolver.solver import check_tt_mb
+    # numpy's integers, as seats, strains and tricks take them (they were a TypeError)
+    assert type(check_jobs(np.int64(2))) is int and check_tt_mb(np.int32(16)) == 16
+    assert ddsolver.dd_tables([DEAL], jobs=np.int64(1), tt_mb=np.int64(8)) == \
+        [ddsolver.dd_table(DEAL)]
     refused(lambda: ddsolver.dd_tables([DEAL], jobs=100_000), "jobs")
     refused(lambda: ddsolver.analyse_leads(HAND, "4S", "S", samples=2, jobs=100_000), "jobs")
 
