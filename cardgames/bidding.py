@@ -191,16 +191,12 @@ def _suit_bid_kind(auction: Auction, index: int, shown: Mapping[Seat, frozenset[
 
 def _jump(auction: Auction, index: int) -> bool:
     """Whether bid ``index`` is above the cheapest bid of its strain at the two level or
-    higher (a jump: 1C-1D-1H-2S is the fourth suit above the one level, 3S a jump)."""
+    higher (a jump: 1C-1D-1H-2S is the fourth suit above the one level, 3S a jump).  The
+    cheapest bid of a strain is at most five steps (:attr:`Call.rank`) above the last bid."""
     call = auction.calls[index]
     last = next((c for c in auction.calls[index - 1::-1] if c.is_bid), None) \
         if index else None
-    if last is None or call.strain is None or last.strain is None:
-        return False
-    def rank(strain: int) -> int:   # clubs lowest, then diamonds, hearts, spades, NT
-        return 4 if strain == 4 else 3 - strain
-    above = rank(int(call.strain)) > rank(int(last.strain))
-    return call.level > max(2, last.level + (0 if above else 1))
+    return last is not None and call.level > 2 and call.rank > last.rank + 5
 
 
 def shows_suit(call: Call, constraint: Constraint) -> bool:

@@ -194,10 +194,16 @@ def short(value: str) -> str:
 def decode_line(line: bytes) -> str:
     """A line of bytes as text: UTF-8 if it is valid UTF-8, else Latin-1 (PBN's own
     character set), which decodes any byte."""
+    return decode_line_as(line)[0]
+
+
+def decode_line_as(line: bytes) -> tuple[str, str]:
+    """:func:`decode_line`, with the codec it took (``"utf-8"`` or ``"latin-1"``): what
+    turns a place in the text back into a place in the bytes."""
     try:
-        return line.decode("utf-8")
+        return line.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
-        return line.decode("latin-1")
+        return line.decode("latin-1"), "latin-1"
 
 
 # ---------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import BinaryIO, TextIO
 from ..errors import PBNError
 from .game import Game, Tag, check_comment, check_tag
 from .reader import PBNReader, load_path
-from .text import TAG_PAIR, short
+from .text import TAG_PAIR, decode_line_as, short
 
 #: What :func:`dump` writes at the top of a file unless told otherwise.
 DEFAULT_DIRECTIVES: tuple[str, ...] = ("% PBN 2.1",)
@@ -97,13 +97,7 @@ def _decoder(encoding: str) -> Callable[[bytes], tuple[str, str]]:
     read with another encoding given, that one)."""
     if codecs.lookup(encoding).name not in ("utf-8", "iso8859-1"):
         return lambda line: (line.decode(encoding), encoding)
-
-    def decode(line: bytes) -> tuple[str, str]:
-        try:
-            return line.decode("utf-8"), "utf-8"
-        except UnicodeDecodeError:
-            return line.decode("latin-1"), "latin-1"
-    return decode
+    return decode_line_as
 
 
 def write_back(game: Game, tags: Iterable[Tag] = (), *, remove: Iterable[str] = ()) -> bytes:

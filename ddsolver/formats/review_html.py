@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from cardgames.cards import Card, Seat, Strain
 from cardgames.hands import Deal
-from cardgames.html import FRAGMENT_CSS, RED_SUITS, SEAT_NAME, SUIT_SYMBOL, deal_html, esc
+from cardgames.html import FRAGMENT_CSS, RANK_TEXT, RED_SUITS, SEAT_NAME, SUIT_SYMBOL, deal_html, esc
 from cardgames.play import Position
 from cardgames.scoring import Contract
 
@@ -111,15 +111,14 @@ document.addEventListener('keydown', function(e){
 """
 
 
-def _card(card: Card) -> str:
-    red = ' class="red"' if card.suit in RED_SUITS else ""
-    rank = "10" if card.rank.letter == "T" else card.rank.letter
-    return f"<span{red}>{SUIT_SYMBOL[card.suit]}{rank}</span>"
-
-
 def _card_text(card: Card) -> str:
     """A card as plain text, as the page writes it: ♥10."""
-    return f"{SUIT_SYMBOL[card.suit]}{'10' if card.rank.letter == 'T' else card.rank.letter}"
+    return f"{SUIT_SYMBOL[card.suit]}{RANK_TEXT.get(int(card.rank), card.rank.letter)}"
+
+
+def _card(card: Card) -> str:
+    red = ' class="red"' if card.suit in RED_SUITS else ""
+    return f"<span{red}>{_card_text(card)}</span>"
 
 
 def _cards(group: str) -> str:

@@ -16,6 +16,7 @@ import re
 
 from cardgames import pbn
 from cardgames.cards import Seat, Strain
+from cardgames.errors import ParseError
 
 from ..par import ParResult
 from ..solver import STRAIN_ORDER, DDTable
@@ -70,9 +71,6 @@ def double_dummy_tricks_tag(table: DDTable, upper: bool = False) -> str:
     return text.upper() if upper else text
 
 
-# The strain names of a result table's rows.
-_STRAINS = {"NT": Strain.NOTRUMP, "S": Strain.SPADES, "H": Strain.HEARTS,
-            "D": Strain.DIAMONDS, "C": Strain.CLUBS}
 # The columns of a result table, by the names its header gives them.
 _COLUMNS = {"declarer": 0, "denomination": 1, "suit": 1, "strain": 1, "result": 2,
             "tricks": 2}
@@ -105,8 +103,10 @@ def table_entries(tag: pbn.Tag) -> list[tuple[Seat, Strain, int]] | None:
         if len(cells) != len(names):
             return None
         seat, strain, tricks = (cells[where[role]] for role in range(3))
-        if (len(seat) != 1 or seat.upper() not in "NESW" or strain.upper() not in _STRAINS
-                or not tricks.isdigit() or int(tricks) > 13):
+        if not tricks.isdigit() or int(tricks) > 13:
             return None
-        entries.append((Seat.parse(seat), _STRAINS[strain.upper()], int(tricks)))
+        try:
+            entries.append((Seat.parse(seat), Strain.parse(strain), int(tricks)))
+        except ParseError:
+            return None
     return entries
