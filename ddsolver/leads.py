@@ -296,6 +296,17 @@ class LeadReport:
         return pbn.dumps(self.games())
 
 
+def _positive(name: str, x: object) -> float:
+    """``x`` as a float, if it is a positive finite number (numpy's too).
+
+    :raises ValueError: naming ``name``, for anything else.
+    """
+    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x) \
+            or x <= 0:
+        raise ValueError(f"{name} must be a positive finite number, got {x!r}")
+    return float(x)
+
+
 def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None,
                     vul: VulnerabilityLike, card_tricks: Sequence[Mapping[CardLike, int]] |
                     np.ndarray, *, criterion: str = "mean", z: float = Z95,
@@ -315,9 +326,7 @@ def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLi
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
     c, decl = contract_and_declarer(contract, declarer)
     vulnerability = Vulnerability.parse(vul)
-    if isinstance(z, bool) or not isinstance(z, numbers.Real) or not math.isfinite(z) or z <= 0:
-        raise ValueError(f"z must be a positive finite number, got {z!r}")
-    z = float(z)
+    z = _positive("z", z)
     cards = h.cards
     if isinstance(card_tricks, np.ndarray):
         if card_tricks.dtype.kind not in "iuf" or (
@@ -515,10 +524,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     for name, v in (("samples", samples), ("batch", batch)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a whole number of at least 1, got {v!r}")
-    for name, x in (("z", z), ("stop_z", stop_z)):
-        if (x is not None or name == "z") and not (
-                isinstance(x, (int, float)) and math.isfinite(x) and x > 0):
-            raise ValueError(f"{name} must be a positive finite number, got {x!r}")
+    z = _positive("z", z)
+    stop_z = None if stop_z is None else _positive("stop_z", stop_z)
     if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 2:
         raise ValueError(f"min_samples must be a whole number of at least 2 (a standard error "
                          f"needs two deals), got {min_samples!r}")
