@@ -49,7 +49,7 @@ from .solver import DEFAULT_TT_MB, DDTable, batch_masks, cards_of, check_tt_mb, 
 _T = TypeVar("_T")
 
 __all__ = ["ClusterError", "Connection", "connect", "parse_scheduler", "window", "ordered_map",
-           "chunks", "iter_tables", "tables_task", "table_of_numbers", "chunk_size",
+           "worker_threads", "chunks", "iter_tables", "tables_task", "table_of_numbers", "chunk_size",
            "THREADS_PER_BOARD", "THREADS_PER_DEAL", "MIN_DEALS", "MAX_CHUNK",
            "TASKS_PER_THREAD", "HELD_PER_LIMIT"]
 
@@ -248,11 +248,17 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _threads(client: Any) -> int:
+def worker_threads(client: Any) -> int | None:
+    """The threads of ``client``'s workers now (0: no worker has joined), or None when
+    the scheduler does not answer (going away: the run's own calls will say so)."""
     try:
-        return max(1, sum(client.nthreads().values()))
-    except Exception:  # a scheduler going away: the run's own calls will say so
-        return 1
+        return sum(client.nthreads().values())
+    except Exception:
+        return None
+
+
+def _threads(client: Any) -> int:
+    return max(1, worker_threads(client) or 1)
 
 
 def window(client: Any) -> int:

@@ -46,16 +46,12 @@ def scheduler_client(args: argparse.Namespace) -> Iterator[Any]:
     if address is None:
         yield None
         return
-    from ..cluster import ClusterError, connect
+    from ..cluster import ClusterError, connect, worker_threads
     try:
         connection = connect(address)
     except ClusterError as err:
         raise UsageError(str(err)) from None
-    try:
-        idle = not connection.client.nthreads()
-    except Exception:   # a scheduler going away: the run's own calls will say so
-        idle = False
-    if idle and not getattr(args, "quiet", False):
+    if worker_threads(connection.client) == 0 and not getattr(args, "quiet", False):
         # (the run waits for a worker to join; without a word it looked hung)
         print(f"{PROG}: the Dask scheduler at {address} has no workers yet: the work waits "
               "until one joins (Ctrl-C stops it)", file=sys.stderr)
