@@ -7,8 +7,11 @@ it makes sense, the position (column or line) of the problem.
 
 from __future__ import annotations
 
+import operator
+
 __all__ = ["CardgamesError", "ParseError", "DealError", "IllegalPlayError", "PBNError",
-           "SamplingError", "IllegalCallError", "BiddingSystemError", "EXCERPT", "excerpt"]
+           "SamplingError", "IllegalCallError", "BiddingSystemError", "EXCERPT", "excerpt",
+           "whole_number"]
 
 #: The most characters of an offending text that an error message quotes.
 EXCERPT = 100
@@ -29,6 +32,38 @@ def excerpt(text: str, position: int = 0) -> str:
     start = min(max(position - EXCERPT // 4, 0), len(text) - EXCERPT)
     end = start + EXCERPT
     return ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
+
+
+def whole_number(name: str, value: object, *, least: int = 0, most: int | None = None,
+                 unit: str = "") -> int:
+    """``value`` as an int when it is a whole number from ``least`` to ``most`` (no top
+    when None): Python's or numpy's integers, never a bool or a float.  Else a
+    :class:`ValueError` naming ``name``, the range and the value given (``unit``, such as
+    ``" of tricks"``, follows "whole number" in the message).
+
+    >>> import numpy as np
+    >>> whole_number("samples", np.int64(20), least=1)
+    20
+    >>> whole_number("samples", 2.0, least=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: samples must be a whole number of at least 1, got 2.0
+    >>> whole_number("need", 14, most=13, unit=" of tricks")
+    Traceback (most recent call last):
+    ...
+    ValueError: need must be a whole number of tricks from 0 to 13, got 14
+    """
+    try:
+        n = None if isinstance(value, bool) else operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        n = None
+    if n is None or n < least or (most is not None and n > most):
+        if most is not None:
+            want = f"from {least} to {most}"
+        else:
+            want = "0 or more" if least == 0 else f"of at least {least}"
+        raise ValueError(f"{name} must be a whole number{unit} {want}, got {value!r}")
+    return n
 
 
 class CardgamesError(ValueError):

@@ -38,7 +38,7 @@ import numpy as np
 from .cards import SUIT_NAMES, Card, CardLike, Rank, Seat, SeatLike, Suit, cards_text
 from .constraint_syntax import as_constraint
 from .constraints import Constraint, contradiction
-from .errors import DealError, SamplingError
+from .errors import DealError, SamplingError, whole_number
 from .evaluation import MAX_HCP, RANK_BITS, Features
 from .hands import HCP_BY_RANK, Deal, Hand
 
@@ -171,18 +171,14 @@ class Sampler:
                  seed: int | np.random.SeedSequence | None = None, batch_size: int = 4096,
                  max_attempts: int = 20_000_000,
                  max_seconds: float = 60.0):
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        batch_size = whole_number("batch_size", batch_size, least=1)
         if constraints is not None and not isinstance(constraints, Mapping):
             raise TypeError(f"constraints must be a mapping seat -> constraint (a dict such "
                             f"as {{'N': '15-17 hcp'}}), got {type(constraints).__name__}")
         for name, f in (("predicate", predicate), ("batch_predicate", batch_predicate)):
             if f is not None and not callable(f):
                 raise TypeError(f"{name} must be a function (or None), got {type(f).__name__}")
-        if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or \
-                max_attempts < 1:
-            raise ValueError(f"max_attempts must be a whole number of at least 1, got "
-                             f"{max_attempts!r}")
+        max_attempts = whole_number("max_attempts", max_attempts, least=1)
         if not (isinstance(max_seconds, (int, float)) and not isinstance(max_seconds, bool)
                 and max_seconds > 0):   # NaN fails too
             raise ValueError(f"max_seconds must be a positive number, got {max_seconds!r}")
@@ -302,8 +298,7 @@ class Sampler:
             rate so far shows the budget cannot be enough).
         :raises ValueError: if ``n`` is not a whole number 0 or more.
         """
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-            raise ValueError(f"the number of deals must be a whole number 0 or more, not {n!r}")
+        n = whole_number("the number of deals", n)
         start_time = time.perf_counter()
         start_attempts, start_accepted = self.attempts, self.accepted
         out: list[Deal] = []

@@ -44,7 +44,7 @@ import numpy as np
 from .cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, Strain, StrainLike
 from .constraint_syntax import as_constraint
 from .constraints import Constraint, usual
-from .errors import DealError, IllegalPlayError, SamplingError
+from .errors import DealError, IllegalPlayError, SamplingError, whole_number
 from .evaluation import Features
 from .hands import Deal, Hand
 from .play import trick_winner
@@ -333,8 +333,7 @@ def deal_worlds(view: View, *, samples: int = 200, seed: int | None = None,
         deal ``samples`` within ``max_attempts``.
     """
     seed = check_seed(seed)
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-        raise ValueError(f"samples must be a whole number of at least 1, got {samples!r}")
+    samples = whole_number("samples", samples, least=1)
     hidden, need, forced, free = _split(view)
     total = count_worlds(view)
     listing = exhaustive if exhaustive is not None else total <= limit

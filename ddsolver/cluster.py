@@ -44,6 +44,8 @@ from contextlib import contextmanager
 from itertools import islice
 from typing import Any, TypeVar
 
+from cardgames.errors import whole_number
+
 from .solver import DEFAULT_TT_MB, DDTable, batch_masks, cards_of, check_tt_mb, thread_solver
 
 _T = TypeVar("_T")
@@ -275,9 +277,7 @@ def chunk_size(client: Any, threads_per_item: int = THREADS_PER_BOARD,
     :raises ValueError: for a ``chunk`` that is not a whole number of at least 1.
     """
     if chunk is not None:
-        if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-            raise ValueError(f"chunk must be a whole number of at least 1, got {chunk!r}")
-        return chunk
+        return whole_number("chunk", chunk, least=1)
     return min(MAX_CHUNK, max(least, -(-_threads(client) // threads_per_item)))
 
 

@@ -48,7 +48,7 @@ import numpy as np
 
 from cardgames.cards import Card, Seat, SeatLike, runs
 from cardgames.constraints import Constraint
-from cardgames.errors import CardgamesError, SamplingError
+from cardgames.errors import CardgamesError, SamplingError, whole_number
 from cardgames.hands import Deal, Hand
 from cardgames.play import Position
 from cardgames.sampling import check_seed, derived_seed
@@ -88,10 +88,8 @@ class Method:
         if self.kind not in METHOD_KINDS:
             raise ValueError(f"a method is one of {', '.join(METHOD_KINDS)}, not "
                              f"{self.kind!r}")
-        for name, value in (("depth", self.depth), ("worlds", self.worlds)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a whole number of at least 1, got "
-                                 f"{value!r}")
+        for name in ("depth", "worlds"):
+            object.__setattr__(self, name, whole_number(name, getattr(self, name), least=1))
 
     @classmethod
     def parse(cls, text: str, worlds: int = DEFAULT_WORLDS) -> Method:
@@ -431,12 +429,8 @@ def protocol_deals(count: int, seed: int, *, contract: str = "3NT", declarer: st
     if check_seed(seed) is None:
         raise ValueError("protocol_deals needs a seed (a whole number 0 or more), so that "
                          "the deals can be dealt again")
-    if isinstance(tolerance, bool) or not isinstance(tolerance, int) or not 0 <= tolerance <= 13:
-        raise ValueError(f"tolerance must be a whole number of tricks from 0 to 13, got "
-                         f"{tolerance!r}")
-    for name, n in (("count", count), ("start", start)):
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ValueError(f"{name} must be a whole number 0 or more, got {n!r}")
+    tolerance = whole_number("tolerance", tolerance, most=13, unit=" of tricks")
+    count, start = whole_number("count", count), whole_number("start", start)
     try:
         declarer = Seat.parse(declarer).letter
     except CardgamesError as err:

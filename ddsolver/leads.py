@@ -64,7 +64,7 @@ from cardgames import pbn
 from cardgames.cards import Card, CardLike, Seat, SeatLike, runs
 from cardgames.constraint_syntax import as_constraint
 from cardgames.constraints import Constraint
-from cardgames.errors import CardgamesError
+from cardgames.errors import CardgamesError, whole_number
 from cardgames.evaluation import Features
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler, acceptance_rates, check_seed, draw_seed
@@ -521,14 +521,11 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     if seed is None:
         seed = draw_seed()
     jobs = check_jobs(jobs)
-    for name, v in (("samples", samples), ("batch", batch)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ValueError(f"{name} must be a whole number of at least 1, got {v!r}")
+    samples = whole_number("samples", samples, least=1)
+    batch = whole_number("batch", batch, least=1)
     z = _positive("z", z)
     stop_z = None if stop_z is None else _positive("stop_z", stop_z)
-    if isinstance(min_samples, bool) or not isinstance(min_samples, int) or min_samples < 2:
-        raise ValueError(f"min_samples must be a whole number of at least 2 (a standard error "
-                         f"needs two deals), got {min_samples!r}")
+    min_samples = whole_number("min_samples", min_samples, least=2)  # a standard error needs two
     known_hands: dict[Seat, Hand | str] = {leader: h}
     for seat_like, kh in (known or {}).items():
         seat = Seat.parse(seat_like)

@@ -77,6 +77,29 @@ def test_jobs_is_bounded():
     refused(lambda: ddsolver.analyse_leads(HAND, "4S", "S", samples=2, jobs=100_000), "jobs")
 
 
+def test_counts_take_numpy_integers_and_refuse_floats():
+    # samples=, batch= and the other counts refused numpy's integers (a TypeError-like
+    # ValueError), where jobs= and tt_mb= took them; a float or a bool is still refused.
+    import numpy as np
+
+    from ddsolver import duel
+    from ddsolver.cluster import chunk_size
+    kwargs = {"hand": HAND, "contract": "4S", "declarer": "S", "seed": 1}
+    got = ddsolver.analyse_leads(**kwargs, samples=np.int64(3), batch=np.int32(2),
+                                 stop_z=2.0, min_samples=np.int8(2))
+    assert got.samples == 3 and got == ddsolver.analyse_leads(**kwargs, samples=3, batch=2,
+                                                              stop_z=2.0, min_samples=2)
+    for bad in (3.0, True, "3"):
+        refused(lambda bad=bad: ddsolver.analyse_leads(**kwargs, samples=bad), "samples")
+        refused(lambda bad=bad: ddsolver.analyse_leads(**kwargs, samples=3, batch=bad), "batch")
+    assert duel.Method("alphamu", np.int64(3), np.int16(8)) == duel.Method("alphamu", 3, 8)
+    assert type(duel.Method("alphamu", np.int64(3)).depth) is int
+    refused(lambda: duel.Method("alphamu", 2.0), "depth")
+    assert chunk_size(None, chunk=np.int64(4)) == 4
+    refused(lambda: chunk_size(None, chunk=4.0), "chunk")
+    refused(lambda: next(duel.protocol_deals(1, 1, tolerance=1.0)), "tolerance")
+
+
 @pytest.mark.parametrize("name, value", [
     ("hand", 5), ("hand", None), ("constraints", 1), ("constraints", ("N", "12+ hcp")),
     ("known", 1), ("z", None), ("max_attempts", None), ("max_attempts", "many"),
