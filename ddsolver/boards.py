@@ -34,7 +34,7 @@ from cardgames.scoring import Contract, Vulnerability
 from . import views
 
 __all__ = ["Board", "read_board", "Inputs", "PlayedBoard", "played_board", "played_boards",
-           "count_lines", "where", "located", "label_of"]
+           "count_lines", "where", "located", "board_name", "label_of"]
 
 
 # ---------------------------------------------------------------------------
@@ -72,6 +72,12 @@ class Board:
         return views.show("Board.html", self)
 
     @property
+    def name(self) -> str | None:
+        """What a reader calls the board (:func:`board_name`): ``"7"``, ``"4-1"``, None."""
+        return board_name(self.game) if self.game is not None else \
+            None if self.number is None else str(self.number)
+
+    @property
     def first_of_deal(self) -> bool:
         """False for another table of a deal met earlier in the same file (the game's
         :attr:`~cardgames.pbn.Game.same_deal_as` is set): tables are boards, distinct deals
@@ -88,14 +94,34 @@ def where(source: str, line: int | None) -> str:
     return f"{source}:{line}" if line is not None else source
 
 
-def label_of(game: pbn.Game) -> str:
-    """``"board 3: "``, the context a message about a game starts with (``""`` when the
-    game has no board number, or one too large to read)."""
+def board_name(game: pbn.Game) -> str | None:
+    """What a reader calls the board: its number (``"01"`` is ``"1"``), else the text of a
+    ``Board`` tag that is no number (``"4-1"``, as BridgeComposer numbers a chapter's
+    deals); None without one (absent, ``"?"``, or a number too large to read).
+
+    >>> from cardgames import pbn
+    >>> [board_name(pbn.Game([pbn.Tag("Board", v)])) for v in ("07", "4-1", "?", " ")]
+    ['7', '4-1', None, None]
+    """
     try:
         number = game.board
     except PBNError:
-        return ""
-    return f"board {number}: " if number is not None else ""
+        return None
+    if number is not None:
+        return str(number)
+    text = (game.tag("Board") or "").strip()
+    if not text or text == "?":
+        return None
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        text = text.encode("unicode_escape").decode("ascii")
+    return text
+
+
+def label_of(game: pbn.Game) -> str:
+    """``"board 3: "``, the context a message about a game starts with (``""`` when the
+    game names no board: see :func:`board_name`)."""
+    name = board_name(game)
+    return f"board {name}: " if name is not None else ""
 
 
 def located(err: Exception, source: str, line: int | None, label: str = "") -> str:
@@ -288,6 +314,11 @@ class PlayedBoard:
     game: pbn.Game
     leader: Seat              # declarer's left-hand opponent, or an ending's own leader
     declarer_won: int = 0     # an ending's tricks won before it by declarer's side
+
+    @property
+    def name(self) -> str | None:
+        """What a reader calls the board (:func:`board_name`): ``"7"``, ``"4-1"``, None."""
+        return board_name(self.game)
 
 
 def played_board(game: pbn.Game, source: str) -> PlayedBoard | None:

@@ -39,7 +39,7 @@ from .advise import advise
 from .analysis import analyse_play
 from .board_advice import Decision, board_arguments
 from .board_leads import analyse_board, lead_board
-from .boards import Inputs, check_play, label_of, located
+from .boards import Inputs, board_name, check_play, label_of, located
 from .leads import TableLead, analyse_leads
 from .par import par
 from .solver import DEFAULT_TT_MB, Solver
@@ -307,7 +307,7 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
                 if method == "alphamu":
                     options["depth"] = depth
                 decision = Decision.of(advise(**args, **options),
-                                       str(game.board) if game.board is not None else "?",
+                                       board_name(game) or "?",
                                        e.trick, e.seat, e.card)
             except CardgamesError as err:
                 notes.append(f"card {e.index + 1} ({e.card}) not asked single dummy: {err}")
@@ -415,8 +415,8 @@ def review_boards(inputs: Inputs, player: str, *, seed: int,
 
 
 def _label(game: pbn.Game, source: str) -> str:
-    return f"{source}:{game.line}" + (f" (board {game.board})" if game.board is not None
-                                      else "")
+    name = board_name(game)
+    return f"{source}:{game.line}" + (f" (board {name})" if name is not None else "")
 
 
 @dataclass(frozen=True)

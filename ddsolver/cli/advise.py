@@ -123,9 +123,11 @@ def add_parser(commands: argparse._SubParsersAction,
                    help="random seed (default: drawn, printed on stderr)")
     p.add_argument("-j", "--jobs", type=positive_int, default=1, metavar="N",
                    help="solver threads (default 1); the report does not depend on it")
-    p.add_argument("--format", choices=("text", "json", "csv"), default="text")
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text",
+                   help="output format (default: text)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
-    p.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB")
+    p.add_argument("--tt-mb", type=tt_mb, default=DEFAULT_TT_MB, metavar="MB",
+                   help=f"transposition-table size in MB (default {DEFAULT_TT_MB})")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
     return p

@@ -54,7 +54,7 @@ from cardgames.sampling import draw_seed
 from cardgames.scoring import Contract, Vulnerability
 
 from ..board_leads import LeadBoard, LeaderGivenError, LeadTally, analyse_board, lead_boards
-from ..boards import Inputs
+from ..boards import Inputs, board_name
 from ..cluster import ClusterError
 from ..formats.leads import LeadsWriter
 from ..formats.leads_html import LeadsHtmlWriter
@@ -440,7 +440,7 @@ def _files(args: argparse.Namespace, output: LeadsWriter,
             form = BoardFacts(board.game, board.source).scoring
             criterion = SCORING_CRITERIA.get(form, "mean") if form else "mean"
         return _analyse(args, board.hand, board.contract, board.declarer,
-                        board.vulnerability, dealt, given, f"board {number}",
+                        board.vulnerability, dealt, given, f"board {board_name(board.game) or '?'}",
                         _event(board.source, number), criterion)
 
     def run(board: LeadBoard) -> LeadReport:
@@ -456,7 +456,7 @@ def _files(args: argparse.Namespace, output: LeadsWriter,
         for board, result in lead_boards(inputs, run, tally,
                                          explain=lambda err: _message(err, args)):
             output.add(result, {"source": board.source, "line": board.game.line,
-                                "board": board.game.board})
+                                "board": board.game.board, "name": board_name(board.game)})
     except BrokenPipeError:
         raise
     except OSError as err:

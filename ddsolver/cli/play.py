@@ -91,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
         # say of a run with nothing to do (a script must not read it as done).
         why = (f" (the warning{'s' * (inputs.warnings != 1)} above left some out)"
                if inputs.warnings else "")
-        print(f"{PROG}: no board has both a Contract and a Play section to analyse{why}",
+        print(f"{PROG}: no board has a Contract and played cards (a Play section with "
+              f"cards) to analyse{why}",
               file=sys.stderr)
         return FAILED
     if not args.quiet:

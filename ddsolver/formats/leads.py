@@ -253,6 +253,13 @@ def leader_totals(leads: list[tuple[str, TableLead]]) -> list[LeaderTotal]:
     return out
 
 
+def heading_board(where: dict) -> str:
+    """``" board 4-1"`` (or ``""``) for the heading of a report from ``where``: the board's
+    name (:func:`ddsolver.boards.board_name`), else its number."""
+    name = where.get("name", where.get("board"))
+    return f" board {name}" if name is not None else ""
+
+
 class LeadsWriter:
     """Writes lead reports in ``fmt`` (``"text"``, ``"json"`` or ``"csv"``) as they come.
 
@@ -277,8 +284,8 @@ class LeadsWriter:
             self.table_leads.append((who, report.table))
         if self.fmt == "json":
             item = report.to_dict()
-            if where:
-                item = {**where, **item}
+            if where:   # the board's number (or null): "name" is for people
+                item = {**{k: v for k, v in where.items() if k != "name"}, **item}
             if self.many:
                 self.json_items.append(item)
             else:
@@ -293,14 +300,15 @@ class LeadsWriter:
                 if self.csv_header:
                     rows.writerow(["source", "line", "board", *CSV_FIELDS])
                 place = where or {}
+                name = place.get("name", place.get("board"))
                 prefix = [text_cell(place.get("source", "")),
-                          *("" if place.get(k) is None else place[k] for k in ("line", "board"))]
+                          "" if place.get("line") is None else place["line"],
+                          "" if name is None else text_cell(str(name))]
                 rows.writerows([*prefix, *row] for row in report_csv_rows(report))
             self.csv_header = False
         else:
             if where:
-                board = f" board {where['board']}" if where.get("board") is not None else ""
-                self.out.write(f"{where['source']}:{where['line']}{board}\n")
+                self.out.write(f"{where['source']}:{where['line']}{heading_board(where)}\n")
             self.out.write(report_text(report) + "\n\n")
         self.out.flush()
 

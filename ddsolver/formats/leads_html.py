@@ -41,7 +41,7 @@ from ..leads import LeadReport, LeadRow
 from ..stats import normal_tail
 from . import GENERATOR
 from .hand_records import PROBLEMS_CSS, problems_html
-from .leads import LeaderTotal, LeadsWriter, leader_totals, real_hands, table_lead_text
+from .leads import LeaderTotal, LeadsWriter, heading_board, leader_totals, real_hands, table_lead_text
 
 __all__ = ["report_html", "report_fragment", "LeadsHtmlWriter", "trick_counts"]
 
@@ -549,9 +549,8 @@ class LeadsHtmlWriter(LeadsWriter):
             self.table_leads.append((who, report.table))
         place = None
         if where:
-            board = f" board {where['board']}" if where.get("board") is not None else ""
             line = f":{where['line']}" if where.get("line") is not None else ""
-            place = f"{where.get('source', '')}{line}{board}"
+            place = f"{where.get('source', '')}{line}{heading_board(where)}"
         self.count += 1
         self.out.write(report_html(report, place, self.count))
         self.out.flush()

@@ -68,7 +68,7 @@ def board_text(board: PlayedBoard, analysis: PlayAnalysis) -> str:
     side's tricks at the start (and taken), a line per trick with the costly cards marked
     ``?``, and who played them."""
     rec = record(board, analysis)
-    number = board.number if board.number is not None else "?"
+    number = board.name or "?"
     contract = board.contract
     declarer = contract.declarer
     assert declarer is not None

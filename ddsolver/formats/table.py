@@ -117,7 +117,7 @@ class TextWriter(TableWriter):
     def write(self, board: Board, table: DDTable | None, par: ParResult | None) -> None:
         assert board.deal is not None and table is not None
         game = board.game
-        number = board.number if board.number is not None else "?"
+        number = board.name or "?"
         key = None
         if game is not None and game.index is not None:
             first = game.index if game.same_deal_as is None else game.same_deal_as

@@ -27,7 +27,7 @@ _DIGITS = {"mean": 3, "se": 3, "var": 2, "sd": 2, "score": 1, "score_se": 1,
            "mp_vs_best": 1, "mp_vs_best_se": 1, "mp_field": 1, "mp_field_se": 1}
 
 
-def _game(board: int, auction: str, extra: str = "") -> str:
+def _game(board: int | str, auction: str, extra: str = "") -> str:
     calls = auction.split()
     lines = "\n".join(" ".join(calls[i:i + 4]) for i in range(0, len(calls), 4))
     return (f'[Board "{board}"]\n[East "Evans <E>"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
@@ -180,3 +180,28 @@ def test_page_opens_from_a_path_with_spaces(run_cli, tmp_path):
     target = Path(tmp_path / "my leads.html")
     assert run_cli("leads", *ARGS, "--format", "html", "-o", target)[0] == 0
     assert target.read_text(encoding="utf-8").count("<svg") == len(lead_groups(HAND[1]))
+
+
+def test_a_board_named_not_numbered_is_named_everywhere(run_cli, tmp_path):
+    """BridgeComposer numbers a chapter's deals "4-1": the headings and the CSV dropped
+    such a name (JSON keeps ``board`` a number or null), and a message about the board
+    said no board at all."""
+    path = tmp_path / "chapter.pbn"
+    nt = "1NT Pass 3NT Pass Pass Pass"
+    path.write_text("% PBN 2.1\n" + "\n".join([
+        _game("4-1", nt), _game("07", nt), _game("4-2", nt).replace(DEAL, DEAL[:-1])]),
+        encoding="utf-8")
+    fast = ("--samples", "4", "--seed", "1", "--quiet")
+    outputs = {fmt: run_cli("leads", path, *fast, "--format", fmt)
+               for fmt in ("html", "text", "csv", "json")}
+    for status, _, err in outputs.values():
+        assert status == 1 and "board 4-2: " in err   # West a card short: left out
+    boards = json.loads(outputs["json"][1])["boards"]
+    assert [b["board"] for b in boards] == [None, 7] and "name" not in boards[0]
+    places = [f"{b['source']}:{b['line']} board {name}" for b, name in zip(boards, ("4-1", "7"))]
+    root = parse(outputs["html"][1])
+    assert [p.text() for p in root.iter("p", "where")] == places
+    text = outputs["text"][1].splitlines()
+    assert all(place in text for place in places)
+    cells = [line.split(",")[:3] for line in outputs["csv"][1].splitlines()[1:]]
+    assert {c[2] for c in cells} == {"4-1", "7"}

@@ -96,7 +96,7 @@ def test_play_passes_over_boards_without_play(run_cli):
     for quiet in ((), ("--quiet",)):
         status, out, err = run_cli("play", PROBLEMS, *quiet)
         assert status == 1 and out == ""
-        assert "no board has both a Contract and a Play section" in err
+        assert "no board has a Contract and played cards" in err
 
 
 def test_play_on_an_ending_with_the_squeeze_and_a_mistake(run_cli, tmp_path):
@@ -300,3 +300,19 @@ def test_a_result_that_is_no_trick_count_is_said_not_dropped(run_cli, tmp_path, 
     status, out, _ = run_cli("play", write(tmp_path, game), "-q")
     assert status == 0
     assert f"the Result tag '{result}' is not a trick count (0-13)" in out
+
+
+def test_a_board_named_not_numbered_keeps_its_name(run_cli, tmp_path):
+    """A Board tag such as "4-1" (BridgeComposer's chapter and deal) was written "board ?"
+    in the table's and the play's headings, and left out of messages and review labels."""
+    from ddsolver.review import _label
+    path = tmp_path / "named.pbn"
+    bad = SQUEEZE[:2] + ["SA"] + SQUEEZE[3:]          # North plays the ace twice
+    path.write_text(ending_game("4-1", SQUEEZE) + "\n" + ending_game("4-2", bad),
+                    encoding="utf-8")
+    for command in ("table", "play"):
+        status, out, err = run_cli(command, path, "--quiet")
+        assert f"{path} board 4-1  " in out, (command, out)
+    assert status == 1 and "board 4-2: SA is played twice" in err
+    game = pbn.Game([pbn.Tag("Board", "4-1")], line=3)
+    assert _label(game, "f") == "f:3 (board 4-1)"
