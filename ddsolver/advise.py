@@ -43,7 +43,7 @@ import numpy as np
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, runs
 from cardgames.constraints import Constraint
-from cardgames.errors import CardgamesError, DealError, IllegalPlayError
+from cardgames.errors import CardgamesError, DealError, IllegalPlayError, whole_number
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import draw_seed
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, contract_and_declarer
@@ -227,6 +227,10 @@ def make_view(hand: Hand | str, contract: Contract | str, declarer: SeatLike | N
                              f"hand as dealt (dummy=)")
     first = Seat.parse(leader) if leader is not None else decl.lho
     view = View.make(me, hands, c.strain, first, items, constraints, in_play=in_play)
+    if dummy is not None and not items and view.cards_per_hand == 13 and \
+            me not in (decl, dummy_seat):
+        raise CardgamesError("dummy's hand is not seen before the opening lead: leave "
+                             "dummy= out until a card is played")
     mover = view.to_move
     if mover != me and not (me == decl and mover == dummy_seat):
         raise IllegalPlayError(f"it is {mover.letter}'s turn to play, not {me.letter}'s")
@@ -273,7 +277,8 @@ def advise(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None
     :param hand: ``seat``'s hand as dealt (13 cards, or the ending's).
     :param contract: ``"4S"``, ``"6NTX"``, or with declarer ``"4SN"``.
     :param seat: whose view: declarer or a defender (dummy's cards are declarer's choice).
-    :param dummy: dummy's hand as dealt (required once a card has been played).
+    :param dummy: dummy's hand as dealt (required once a card has been played; refused
+        for the opening lead of a whole deal, which is made without seeing it).
     :param played: the cards played so far, from the opening lead on.
     :param leader: who led to the first trick (default declarer's left-hand opponent; an
         ending may start with another).
@@ -298,8 +303,7 @@ def advise(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None
     if isinstance(z, bool) or not isinstance(z, (int, float)) or not (math.isfinite(z) and
                                                                    z > 0):
         raise ValueError(f"z must be a positive finite number, got {z!r}")
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise ValueError(f"limit must be a whole number 0 or more, got {limit!r}")
+    limit = whole_number("limit", limit)
     view, c, decl = make_view(hand, contract, declarer, seat=seat, dummy=dummy, played=played,
                               leader=leader, in_play=in_play, constraints=constraints)
     before = 13 - view.cards_per_hand

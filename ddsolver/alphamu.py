@@ -57,6 +57,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike
+from cardgames.errors import whole_number
 from cardgames.hands import Deal, Hand
 from cardgames.play import trick_winner
 from cardgames.worlds import View, Worlds
@@ -302,7 +303,9 @@ class _Search:
         out = []
         for g in (moves if moves is not None else [None]):
             key = base + (-1 if g is None else g[0].index,)
-            todo = [w for w in ws if key + (w,) not in cache]
+            # (read into `known` first: filling the cache may clear it)
+            known = {w: cache[key + (w,)] for w in ws if key + (w,) in cache}
+            todo = [w for w in ws if w not in known]
             if todo:
                 for w in todo:
                     if w not in masks:
@@ -312,13 +315,13 @@ class _Search:
                 if len(cache) + len(todo) > TT_ENTRIES:
                     cache.clear()
                 for w, yes in zip(todo, makes):
-                    cache[key + (w,)] = yes
+                    cache[key + (w,)] = known[w] = yes
                 self.leaves += len(todo)
                 if self.progress is not None:
                     self.progress(len(todo))
             v = 0
             for w in ws:
-                if cache[key + (w,)]:
+                if known[w]:
                     v |= 1 << w
             out.append(v)
             if cut and v == worlds and moves is not None and not self.plain:
@@ -511,8 +514,7 @@ def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declar
         deals = list(worlds)
     if view is None:
         raise ValueError("give the view the worlds belong to")
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"depth must be a whole number of at least 1, got {depth!r}")
+    depth = whole_number("depth", depth, least=1)
     if not deals:
         raise ValueError("no worlds to search")
     decl = Seat.parse(declarer)
@@ -520,10 +522,8 @@ def alphamu(worlds: Worlds | Sequence[Deal], view: View | None = None, *, declar
         raise ValueError(f"αμ plays for declarer's side: {view.to_move.letter} is to move, "
                          f"a defender (use PIMC for the defence)")
     before = 13 - view.cards_per_hand
-    for name, n, top in (("need", need, 13), ("declarer_won", declarer_won, before)):
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= top:
-            raise ValueError(f"{name} must be a whole number of tricks from 0 to {top}, "
-                             f"got {n!r}")
+    need = whole_number("need", need, most=13, unit=" of tricks")
+    declarer_won = whole_number("declarer_won", declarer_won, most=before, unit=" of tricks")
     seen = [(seat, hand) for seat, hand in zip(Seat, view.hands) if hand is not None]
     for i, deal in enumerate(deals):
         wrong = next((seat for seat, hand in seen if deal[seat] != hand), None)

@@ -32,7 +32,7 @@ from cardgames.play import Position
 from cardgames.scoring import Contract, Vulnerability
 
 from .advise import AdviceReport, advise
-from .boards import Inputs, check_play, label_of, located, where
+from .boards import Inputs, board_name, check_play, label_of, located, where
 
 __all__ = ["Decision", "parse_constraints", "board_arguments", "card_value", "review_board",
            "review_boards", "ReviewedBoard"]
@@ -83,10 +83,11 @@ def board_arguments(game: pbn.Game, seat: SeatLike | None = None,
     size = len(hand)
     facts = BoardFacts(game)
     vulnerability = facts.vulnerability
+    cards = list(game.play if played is None else played)
     return dict(hand=hand, contract=contract, declarer=declarer,
                 vul=vulnerability if vulnerability is not None else Vulnerability.NONE,
-                seat=who, dummy=dummy,
-                played=list(game.play if played is None else played),
+                seat=who, dummy=dummy if cards or size < 13 else None,  # seen after the lead
+                played=cards,
                 leader=(declarer.lho if game.opening_leader is None else game.opening_leader),
                 in_play=deal if size < 13 else None,
                 declarer_won=facts.declarer_won(size),
@@ -167,7 +168,7 @@ def review_board(game: pbn.Game, seat: Seat, options: dict[str, Any],
     declarer: Seat = args["declarer"]
     me: Seat = args["seat"]
     side = (declarer, declarer.partner) if me == declarer else (me,)
-    play = args.pop("played")
+    play = args["played"]
     contract = Contract.parse(args["contract"])
     if contract is None:
         raise CardgamesError("a passed-out board has no play")
@@ -180,15 +181,16 @@ def review_board(game: pbn.Game, seat: Seat, options: dict[str, Any],
         mover = pos.to_move
         legal = pos.legal_cards()
         if mover in side and len(legal) > 1:
-            report = advise(**args, played=play[:i], progress=progress, **options)
+            report = advise(**board_arguments(game, me, played=play[:i]), progress=progress,
+                            **options)
             if len(report.rows) > 1:
-                board = str(game.board) if game.board is not None else "?"
+                board = board_name(game) or "?"
                 out.append(Decision.of(report, board, i // 4 + 1, mover, card,
                                        file=source, line=game.line))
         pos.play(card)
     nxt = None
     if not pos.is_terminal and pos.to_move in side and len(pos.legal_cards()) > 1:
-        nxt = advise(**args, played=play, progress=progress, **options)
+        nxt = advise(**args, progress=progress, **options)
     return out, nxt
 
 
@@ -204,8 +206,9 @@ class ReviewedBoard:
 
     @property
     def label(self) -> str:
-        """The board's number as the reports write it (``"?"`` without one)."""
-        return str(self.game.board) if self.game.board is not None else "?"
+        """The board's name as the reports write it (:func:`~ddsolver.boards.board_name`;
+        ``"?"`` without one)."""
+        return board_name(self.game) or "?"
 
     @property
     def where(self) -> str:

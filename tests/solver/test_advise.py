@@ -222,3 +222,43 @@ def test_bad_input_is_one_clear_error():
         advise(**FINESSE, z=float("nan"))     # was 'within nan paired SE'
     with pytest.raises(ValueError, match="limit must be"):
         advise(**FINESSE, limit=-1)
+
+
+def test_the_opening_lead_is_advised_without_seeing_dummy():
+    """A file's review judged the opening lead from the leader's view with dummy's hand
+    known (two hands hidden, not three): board_arguments always passed dummy=."""
+    from cardgames import pbn
+    from ddsolver.board_advice import board_arguments, card_value, review_board
+    game = pbn.Game.from_pbn(
+        '[Board "1"]\n[Dealer "N"]\n[Deal "N:AKQ2.KJ3.T94.A65 J986.Q54.AK2.J93 '
+        'T7.A762.QJ853.K4 543.T98.76.QT872"]\n[Contract "3NT"]\n[Declarer "S"]\n'
+        '[Play "W"]\nC2 C5 CJ CK\n*\n')
+    lead = board_arguments(game, "W", played=[])
+    assert lead["dummy"] is None and board_arguments(game, "W")["dummy"] is not None
+    with pytest.raises(CardgamesError, match="not seen before the opening lead"):
+        advise(**{**lead, "dummy": game.deal.north}, samples=2, seed=1)
+    decisions, _ = review_board(game, Seat.parse("W"), {"samples": 4, "seed": 1})
+    (first,) = [d for d in decisions if d.trick == 1]
+    unseen = advise(**lead, samples=4, seed=1)
+    assert unseen.view.hands[Seat.parse("N")] is None     # three hands hidden
+    assert (first.card, first.value, first.best_value, first.best) == \
+        (Card.parse("C2"), *card_value(unseen, Card.parse("C2")))
+
+
+def test_alphamu_leaf_cache_may_fill_between_the_worlds_asked(monkeypatch):
+    """The leaf cache was cleared, when full, after the worlds it held were counted as
+    known and before they were read back: a KeyError.  Asked again for more worlds with a
+    cache of one entry, a position answers as it did."""
+    import sys
+
+    from ddsolver.advise import make_view
+    search = sys.modules["ddsolver.alphamu"]       # the module (its function shadows it)
+    view, _, decl = make_view(**{k: FINESSE[k] for k in ("hand", "contract", "declarer",
+                                                          "seat", "dummy", "leader",
+                                                          "in_play")})
+    deals = deal_worlds(view, seed=1).deals
+    s = search._Search(deals, view, decl, 13, 10, 1, 16, None)
+    first = s.vectors(0b01, None)
+    monkeypatch.setattr(search, "TT_ENTRIES", 1)
+    both = s.vectors(0b11, None)
+    assert [v & 0b01 for v in both] == first
