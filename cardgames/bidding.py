@@ -869,7 +869,9 @@ def infer(auction: Auction | str, system: BiddingSystem | None, *,
             rule = system.rule(key, call)
             constraint, name = (rule.constraint, rule.name) if rule else (None, "")
             source = "table" if rule else ""
-            if rule is None and system.natural is not None:
+            # An alerted call says it is not what it seems: no natural reading of it
+            # (a table's, which knows the convention, stands).
+            if rule is None and system.natural is not None and not call.alert:
                 read = system.natural.constraint(auction, i, shown)
                 if read is not None:
                     (constraint, name), source = read, "natural"

@@ -30,6 +30,7 @@ it does not use cannot cost it a board.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from . import pbn
 from .auction import Auction, Call
@@ -155,8 +156,12 @@ class BoardFacts:
             calls = calls[:calls.index("-")]
             notes.append(f"the auction has a missing call ('-'): only the {len(calls)} "
                          f"call{'s' * (len(calls) != 1)} before it are read")
+        # Alerts go with the calls: the reading takes an alerted call as no natural one.
+        alerts = [alerted for _, alerted in game.auction_notes[:len(calls)]]
         try:
-            auction = Auction(dealer, tuple(Call.parse(c) for c in calls))
+            auction = Auction(dealer, tuple(
+                replace(Call.parse(c), alert=True) if alerted else Call.parse(c)
+                for c, alerted in zip(calls, alerts)))
         except IllegalCallError as err:
             lines = call_lines(tag)
             line = lines[min(err.index, len(lines) - 1)] if lines else tag.line

@@ -19,7 +19,8 @@ it.  The reader takes them all.
 
 Each board becomes a :class:`cardgames.pbn.Game` with the PBN tags that say the same
 (``Event``, ``Board``, ``Room``, the players, ``Dealer``, ``Vulnerable``, ``Deal``,
-``Declarer``, ``Contract``, ``Result``, the ``Auction`` with a ``Note`` per alert, the
+``Declarer``, ``Contract``, ``Result``, the ``Auction`` with a ``Note`` per alert or
+explanation -- an alert explained marked ``*``, one not explained noted "alerted" -- the
 ``Play``), so everything that reads PBN games reads LIN: a claim gives the ``Result`` and
 ends the play (a claim without a contract, which says nothing, is reported and left out);
 the comments (``nt|``) are kept as the game's comments.  ``game.line`` is the
@@ -559,7 +560,10 @@ def _auction(board: _Board, dealer: Seat | None, source: str | None,
             return [], [], None
         if alerted or explanation is not None:
             notes.append(_flat(explanation or "") or "alerted")
-            call += f" ={len(notes)}="
+            # An alert with an explanation is kept apart from an explanation alone (a
+            # player's note on a natural call) by PBN's alert, "*": the auction's reading
+            # takes an alerted call as no natural one.
+            call += f"{'*' if alerted and explanation else ''} ={len(notes)}="
         calls.append(call)
     if dealer is None:
         left_out.append(_error(board.calls[0][0], "an auction without a dealer (md| gives "
@@ -1005,7 +1009,6 @@ def open_games(path: str | PathLike[str], *, strict: bool = True, validate: bool
 
 # ---- writing -----------------------------------------------------------------------------
 
-_NOTE_REF = re.compile(r"=(\d+)=")
 _LIN_VULNERABLE = {"none": "o", "ns": "n", "ew": "e", "both": "b"}
 
 
@@ -1043,37 +1046,6 @@ def _written_auction(game: Game) -> Auction:
     return auction
 
 
-def _auction_notes(game: Game) -> list[tuple[str, str | None]]:
-    """The calls of the game's auction, each with the text of the note it refers to (or
-    None), as :attr:`Game.auction` reads them."""
-    calls = game.auction
-    tag = game.get("Auction")
-    if tag is None or not calls:
-        return [(c, None) for c in calls]
-    texts: dict[str, str] = {}
-    for t in game.tags:
-        if t.name == "Note" and ":" in t.value:
-            number, _, text = t.value.partition(":")
-            texts.setdefault(number.strip(), text)
-    refs: list[str | None] = []
-    for token in " ".join(tag.section).split():
-        m = _NOTE_REF.fullmatch(token)
-        if m is not None:
-            if refs and refs[-1] is None:
-                refs[-1] = texts.get(m.group(1), "")
-            continue
-        upper = token.upper()
-        if upper in ("*", "+"):
-            break
-        if upper == "AP":
-            break
-        if upper.startswith(("$", "!", "?", "^", "{", ";")):
-            continue
-        refs.append(None)
-    refs += [None] * (len(calls) - len(refs))
-    return list(zip(calls, refs[:len(calls)]))
-
-
 def vugraph_header(game: Game) -> str | None:
     """The game's ``Event`` and ``Scoring`` as a vugraph header (``vg|``), None if it names
     neither: the event's first comma parts it into the header's event and segment (as
@@ -1108,9 +1080,11 @@ _SCORING_NAMES = {"I": ("IMP",), "P": ("MP", "MATCHPOINT"), "B": ("BAM", "BOARD-
 def to_lin(game: Game, *, play: bool = True, auction: bool = True,
            header: bool = True) -> str:
     """One board as a LIN record (a line, without its line end): the players, the deal,
-    the board, the vulnerability, the auction (an alert and its explanation for each
-    call with a note), the play (unless ``play`` is false) and the ``Result`` as a claim,
-    the comments as ``nt|``.  What :func:`loads` reads back to the same board.
+    the board, the vulnerability, the auction (``!`` for an alerted call,
+    :attr:`Game.auction_notes`, and ``an|`` for its note), the play (unless ``play`` is
+    false; a game with no play but a ``Lead`` tag, as results files give the opening
+    lead, has that card played) and the ``Result`` as a claim, the comments as ``nt|``.
+    What :func:`loads` reads back to the same board.
 
     The auction is written up to its end (:func:`_written_auction`).  A board without a
     deal is written with four unknown hands (``md|3,,,|``), as a record needs its ``md|``
@@ -1152,10 +1126,12 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True,
         game.auction_dealer is not None
     result = game.result
     contract_text, result_text = _contract_text(game), _said(game, "Result")
+    cards = _cards_played(game) if play else ()
     if play and not complete:
         told = [what for what, given in (
             (f"a contract ({contract_text})", contract_text is not None),
-            ("a play", bool(game.play)), (f"a result ({result_text})", result_text is not None))
+            ("a play" if game.play else "a lead", bool(cards)),
+            (f"a result ({result_text})", result_text is not None))
             if given]
         if told:
             raise CardgamesError(f"the board has {_and(told)} but no auction ending in its "
@@ -1164,7 +1140,7 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True,
     if play and result is None and result_text is not None:
         raise CardgamesError(f"the result {result_text!r} is not a number of tricks, and LIN "
                              "gives a result as declarer's tricks")
-    if play and complete and (game.play or result is not None):
+    if play and complete and (cards or result is not None):
         contract = bidding.contract       # type: ignore[union-attr]
         if contract is None or contract.declarer is None:
             raise CardgamesError("the board has a play or a result but its auction is "
@@ -1172,15 +1148,16 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True,
         if deal is None:
             raise CardgamesError("the board has a play or a result but no deal")
         position = Position(deal, contract.strain, contract.declarer.lho)
-        for k, card in enumerate(game.play):
+        for k, card in enumerate(cards):
             try:
                 position.play(card)
             except CardgamesError as err:
-                raise CardgamesError(f"card {k + 1} of the play, {card}: {err}") from None
+                raise CardgamesError(f"card {k + 1} of the play, {card}: {err}" if game.play
+                                     else f"the Lead tag's card, {card}: {err}") from None
         if result is not None:
             # The reader takes a claim the play leaves possible, no other.
             won = position.tricks_won(contract.declarer)
-            most = won + deal.cards_per_hand - len(game.play) // 4
+            most = won + deal.cards_per_hand - len(cards) // 4
             if not won <= result <= most:
                 raise CardgamesError(f"the result, {result} tricks, is not one the play "
                                      f"leaves possible ({won} to {most})")
@@ -1212,17 +1189,16 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True,
     vulnerable = game.vulnerable
     if vulnerable is not None:
         out.append(f"sv|{_LIN_VULNERABLE[vulnerable]}|")
-    notes = _auction_notes(game)[:len(bidding.calls)] if bidding is not None else []
-    for call, note in notes:
+    notes = list(zip(game.auction, game.auction_notes))[:len(bidding.calls)] \
+        if bidding is not None else []
+    for call, (note, alerted) in notes:
         word = {"Pass": "p", "X": "d", "XX": "r"}.get(call, call.replace("NT", "N"))
-        if note is None:
-            out.append(f"mb|{word}|")
-        else:
-            text = _lin_value(note)
-            out.append(f"mb|{word}!|" + (f"an|{text}|" if text and text != "alerted" else ""))
+        text = _lin_value(note or "")
+        out.append(f"mb|{word}{'!' * alerted}|" +
+                   (f"an|{text}|" if text and text != "alerted" else ""))
     if out[-1].startswith(("mb|", "an|")):
         out.append("pg||")
-    for k, card in enumerate(game.play if play else ()):
+    for k, card in enumerate(cards):
         out.append(f"pc|{card}|")
         if k % 4 == 3:
             out.append("pg||")
@@ -1240,6 +1216,22 @@ def to_lin(game: Game, *, play: bool = True, auction: bool = True,
         if text:
             out.append(f"nt|{text}|pg||")
     return "".join(out)
+
+
+def _cards_played(game: Game) -> tuple[Card, ...]:
+    """The game's play, else the card of its ``Lead`` tag (results files give the opening
+    lead so, with no play).
+
+    :raises CardgamesError: for a ``Lead`` tag that is no card."""
+    if game.play:
+        return tuple(game.play)
+    lead = _said(game, "Lead")
+    if lead is None or lead == "-":
+        return ()
+    try:
+        return (Card.parse(lead),)
+    except CardgamesError:
+        raise CardgamesError(f"the Lead tag {lead!r} is not a card") from None
 
 
 def _said(game: Game, name: str) -> str | None:

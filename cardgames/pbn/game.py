@@ -48,6 +48,7 @@ _VULNERABILITY = {"NONE": "none", "LOVE": "none", "-": "none", "NS": "ns", "EW":
                   "ALL": "both", "BOTH": "both"}
 # Tokens of the Auction and Play sections, and contracts.
 _NOTE_OR_NAG = re.compile(r"=\d+=|\$\d+")
+_NOTE_OR_NAG_PART = re.compile(r"(=\d+=|\$\d+)")   # set apart from the call it follows
 _CONTRACT = re.compile(r"([1-7])(NT|N|[SHDC])(X{0,2})\Z", re.IGNORECASE)
 _END_POSITION_CONTRACT = re.compile(r"()(NT|N|[SHDC])\Z", re.IGNORECASE)
 _BID = re.compile(r"([1-7])(NT|N|[SHDC])\Z", re.IGNORECASE)
@@ -633,6 +634,51 @@ class Game:
                 strain = "NT" if m.group(2) in ("N", "NT") else m.group(2)
                 calls.append(m.group(1) + strain)
         return tuple(calls)
+
+    @property
+    def auction_notes(self) -> list[tuple[str | None, bool]]:
+        """For each call of :attr:`auction`, the text of the note it refers to (``=1=``
+        and its ``Note`` tag; None without one) and whether it was alerted: written with
+        an alert ``*`` (``3C*``), or with a note that says so (its text starts with
+        "alert": GIB's and BBO's "Alert. ...", RealBridge's "Alerted", a LIN alert with no
+        explanation).  A call after which no note stands has None.
+
+        >>> game = Game.from_pbn('[Dealer "N"]\\n[Auction "N"]\\n1NT 2C =1= 2H* =2= Pass\\n'
+        ...                      '3NT AP\\n[Note "1:Alert. both majors"]\\n[Note "2:transfer"]\\n')
+        >>> game.auction_notes[:4]
+        [(None, False), ('Alert. both majors', True), ('transfer', True), (None, False)]
+        """
+        calls = self.auction
+        tag = self.get("Auction")
+        if tag is None or not calls:
+            return [(None, False)] * len(calls)
+        texts: dict[str, str] = {}
+        for t in self._tags:
+            if t.name == "Note" and ":" in t.value:
+                number, _, text = t.value.partition(":")
+                texts.setdefault(number.strip(), text)
+        notes: list[list] = []       # [text, alerted] per call, as _parse_auction reads
+        in_brace = False
+        for line in tag.section:
+            text, in_brace = strip_comments(line, in_brace)
+            for token in _NOTE_OR_NAG_PART.sub(r" \1 ", text).split():
+                if token.startswith("="):
+                    if notes and notes[-1][0] is None:
+                        notes[-1][0] = texts.get(token.strip("="), "")
+                    continue
+                word = token.upper()
+                if word in ("*", "+", "AP"):
+                    return self._aligned(notes, calls)
+                if token[0] in "$^!?":     # a glyph, an irregularity, a suffix apart
+                    continue
+                notes.append([None, "*" in token[1:]])
+        return self._aligned(notes, calls)
+
+    @staticmethod
+    def _aligned(notes: list[list], calls: list[str]) -> list[tuple[str | None, bool]]:
+        out = [(text, alerted or (text or "").strip().lower().startswith("alert"))
+               for text, alerted in notes[:len(calls)]]
+        return out + [(None, False)] * (len(calls) - len(out))
 
     @property
     def opening_leader(self) -> Seat | None:

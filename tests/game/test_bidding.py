@@ -837,3 +837,32 @@ def test_a_third_seat_table_changes_only_the_openings_it_lists():
     assert infer("N: P P 1S AP", s).meanings[2].constraint.hcp_bounds()[0] == 9
     passed = infer("N: P P P P", s).meanings[2].constraint
     assert not passed.accepts(Hand.from_pbn("A2.KQ3.KJ54.Q876"))       # 15, balanced
+
+
+def test_an_alerted_call_is_not_read_as_natural():
+    """An alert says the call is not what it seems: an alerted call that no table reads
+    was read as natural (a 3C "Jacoby 2NT" at a vugraph table dealt its bidder 3+ clubs;
+    the real hand had two).  A table's reading of an alerted call stands."""
+    from cardgames import lin, pbn
+    from cardgames.facts import BoardFacts
+    system = default_system()
+    plain, alerted = (Auction.parse(f"N: 1H P 3C{mark} P 4H AP") for mark in ("", "*"))
+    assert alerted.calls[2].alert and alerted == plain
+    natural = infer(plain, system).meanings[2]
+    assert natural.source == "natural" and natural.constraint is not None
+    read = infer(alerted, system)
+    assert read.meanings[2].constraint is None and read.meanings[2] in read.unknown_calls
+    assert read.constraints[Seat.parse("S")] != infer(plain, system).constraints[Seat.parse("S")]
+    transfer = infer(Auction.parse("N: 1NT P 2D* P 2H AP"), system).meanings[2]
+    assert transfer.source == "table" and transfer.constraint is not None
+    # From a file: LIN's "!" (explained or not) and a PBN note that says "Alert"; an
+    # explanation alone is no alert.
+    deal = "md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|sv|o|"
+    games = {three: next(iter(lin.loads(f"{deal}mb|1H|mb|p|{three}mb|p|mb|4H|mb|p|mb|p|mb|p|")))
+             for three in ("mb|3C!|an|Jacoby 2NT|", "mb|3C!|", "mb|3C|an|natural|")}
+    games["note"] = pbn.Game.from_pbn('[Dealer "N"]\n[Auction "N"]\n1H Pass 3C =1= Pass\n4H AP\n'
+                                      '[Note "1:Alert. limit raise or better"]\n')
+    sources = {k: infer(BoardFacts(g, "f").auction()[0], system).meanings[2].source
+               for k, g in games.items()}
+    assert sources == {"mb|3C!|an|Jacoby 2NT|": "", "mb|3C!|": "", "note": "",
+                       "mb|3C|an|natural|": "natural"}

@@ -285,19 +285,27 @@ def test_mutated_real_files_read_or_fail_with_a_line(data):
         game.validate()
 
 
-def test_to_lin_writes_notes_as_alerts_and_reads_back_the_same_board():
+def test_to_lin_writes_notes_and_alerts_and_reads_back_the_same_board():
+    # A note is an explanation (an|); an alert (!) is a call written with "*", or one
+    # whose note says so ("Alert. ...", "Alerted").  Every note was written as an alert.
     game = pbn.Game.from_pbn(
         '[Board "5"]\n[West "?"]\n[North "n|1"]\n[Dealer "N"]\n[Vulnerable "EW"]\n'
         '[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n'
-        '[Auction "N"]\n1NT =1= Pass 2C =2= Pass\n2D Pass Pass Pass\n'
-        '[Note "1:15-17"]\n[Note "2:Stayman"]\n[Play "E"]\nH2 D3 C2 S2\n*\n[Result "7"]\n')
+        '[Auction "N"]\n1NT =1= Pass 2C* =2= Pass\n2D =3= Pass 2H* Pass\nPass Pass\n'
+        '[Note "1:15-17"]\n[Note "2:Stayman"]\n[Note "3:Alert. no major"]\n'
+        '[Play "W"]\nC2 S2 H2 D3\n*\n[Result "7"]\n')
     record = lin.to_lin(game)
-    assert "mb|1N!|an|15-17|mb|p|mb|2C!|an|Stayman|" in record
+    assert "mb|1N|an|15-17|mb|p|mb|2C!|an|Stayman|mb|p|mb|2D!|an|Alert. no major|mb|p|" \
+        "mb|2H!|mb|p|mb|p|" in record
     assert "pn|,,n/1,|" in record and "mc|7|" in record and "sv|e|" in record
     (back,) = list(lin.loads(record))
     assert (back.board, back.deal, back.auction, back.play, back.tag("Result")) == (
         game.board, game.deal, game.auction, game.play, "7")
-    assert [t.value for t in back.tags if t.name == "Note"] == ["1:15-17", "2:Stayman"]
+    assert back.auction_notes == game.auction_notes[:6] + [("alerted", True)] + \
+        game.auction_notes[7:]
+    assert [t.value for t in back.tags if t.name == "Note"] == [
+        "1:15-17", "2:Stayman", "3:Alert. no major", "4:alerted"]
+    assert lin.to_lin(back) == record          # and so on, the same
 
 
 def _records(n: int) -> str:          # n one-line hand records
@@ -390,6 +398,27 @@ def test_to_lin_writes_what_its_reader_takes_back():
                                '..AKQJT9876543. ...AKQJT9876543"]\n')
     with pytest.raises(lin.LINWriteError, match="12-card hands"):
         lin.to_lin(ending)
+
+
+def test_to_lin_writes_the_lead_tag_of_a_board_without_play():
+    """Results files give the opening lead as a Lead tag, with no play: ``convert --to
+    lin`` dropped it without a word (``leads`` on the LIN then had no lead at the table)."""
+    text = '[Board "1"]\n[Dealer "N"]\n' + _DEAL + '[Auction "N"]\n1S Pass Pass Pass\n'
+    leader = Seat.parse("E")       # 1S by North
+    card = min(pbn.Game.from_pbn(text).deal[leader])
+    (back,) = list(lin.loads(lin.to_lin(pbn.Game.from_pbn(text + f'[Lead "{card}"]\n'))))
+    assert back.play == [card] and back.opening_leader == leader
+    assert "pc|" not in lin.to_lin(pbn.Game.from_pbn(text + '[Lead "?"]\n'))
+    for lead, message in (("HX", "the Lead tag 'HX' is not a card"),
+                          (str(min(pbn.Game.from_pbn(text).deal[Seat.parse("S")])),
+                           "the Lead tag's card")):
+        game = pbn.Game.from_pbn(text + f'[Lead "{lead}"]\n')
+        with pytest.raises(CardgamesError, match=message):
+            lin.to_lin(game)
+        assert "pc|" not in lin.to_lin(game, play=False)
+    no_auction = pbn.Game.from_pbn('[Board "1"]\n' + _DEAL + '[Lead "SA"]\n')
+    with pytest.raises(CardgamesError, match="the board has a lead but no auction"):
+        lin.to_lin(no_auction)
 
 
 def test_to_lin_takes_the_dealer_from_the_auction_when_no_dealer_tag_says():
