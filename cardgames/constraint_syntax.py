@@ -133,6 +133,11 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE)
 
 
+def _is_shape(text: str) -> bool:
+    """A number token that reads as a shape (``4333``), not a count or a weight."""
+    return len(text) == 4 and text.isdigit()
+
+
 @dataclass(frozen=True, slots=True)
 class _Tok:
     kind: str
@@ -224,7 +229,9 @@ class _Parser:
         self.take()
         if t.text.lower() == "usually":
             weight = USUALLY_WEIGHT
-            if self.tok.text == "(" and self.peek().kind == "num" and self.peek(2).text == ")":
+            # "usually(0.2) TERM" -- not "usually (4333)", a shape in parentheses
+            if self.tok.text == "(" and self.peek().kind == "num" and \
+                    self.peek(2).text == ")" and not _is_shape(self.peek().text):
                 self.take()
                 w = self.take()
                 self.take()

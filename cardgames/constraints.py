@@ -515,7 +515,9 @@ class AllOf(Constraint):
     def _mask(self, f: Features) -> np.ndarray | None:
         if not self.vectorised:
             return None
-        return self._prefilter(f)
+        m = self._prefilter(f)
+        # (no parts: every hand, as accepts() says -- not None, which 'not' would pass on)
+        return np.ones(f.held.shape[0], dtype=bool) if m is None else m
 
     def _prefilter(self, f: Features) -> np.ndarray | None:
         out = None

@@ -18,6 +18,7 @@ from cardgames.constraints import (
     Not,
     Predicate,
     Shape,
+    Usually,
     balanced,
     semibalanced,
     unbalanced,
@@ -233,3 +234,11 @@ def test_an_error_inside_not_names_its_place_once():
     with pytest.raises(ParseError) as info:
         parse_constraint("not")
     assert str(info.value).count("column") == 1
+
+
+def test_usually_takes_a_shape_in_parentheses():
+    # "usually (4333)" read the shape as a weight, and refused it as no probability.
+    assert parse_constraint("usually (4333)") == parse_constraint("usually 4333")
+    assert parse_constraint("usually (0.25) 4333") == Usually(parse_constraint("4333"), 0.25)
+    with pytest.raises(ParseError, match="probability from 0 to 1, not 5"):
+        parse_constraint("usually(5) 4333")

@@ -273,3 +273,13 @@ def test_arguments_of_the_wrong_kind_are_named():
     for bad_attempts in (2.5, 0, True):   # 2.5 was taken as 2
         with pytest.raises(ValueError, match="max_attempts"):
             Sampler({}, {}, max_attempts=bad_attempts)  # type: ignore[arg-type]
+
+
+def test_not_of_an_empty_allof_deals_nothing():
+    # AllOf([]) accepts every hand; its batch mask was None ("no filter"), which Not
+    # passed on, so the sampler dealt hands "not (any)" refuses.
+    from cardgames.constraints import Not
+    assert not Not(AllOf([])).accepts(Hand.from_pbn(WEST))
+    with pytest.raises(SamplingError):
+        Sampler(None, {"N": Not(AllOf([]))}, seed=1, max_seconds=1).sample(2)
+    assert len(Sampler(None, {"N": AllOf([])}, seed=1).sample(2)) == 2
