@@ -453,7 +453,7 @@ class _Parser:
     def number_first(self) -> Constraint:
         """``15-17 hcp``, ``12+ hcp``, ``5 spades``, ``2+ of top 3 hearts``, ``4333`` ..."""
         n, t = self.number()
-        if len(t.text) == 4 and (self.tok.kind == "end" or self.tok.text in (",", ")")
+        if _is_shape(t.text) and (self.tok.kind == "end" or self.tok.text in (",", ")")
                                  or self.is_word("and", "or")):
             return self.shape(t)
         if self.tok.text == "-" and self.peek().kind == "num":

@@ -7,11 +7,13 @@ it makes sense, the position (column or line) of the problem.
 
 from __future__ import annotations
 
+import math
+import numbers
 import operator
 
 __all__ = ["CardgamesError", "ParseError", "DealError", "IllegalPlayError", "PBNError",
            "SamplingError", "IllegalCallError", "BiddingSystemError", "EXCERPT", "excerpt",
-           "whole_number"]
+           "whole_number", "positive_number"]
 
 #: The most characters of an offending text that an error message quotes.
 EXCERPT = 100
@@ -64,6 +66,19 @@ def whole_number(name: str, value: object, *, least: int = 0, most: int | None =
             want = "0 or more" if least == 0 else f"of at least {least}"
         raise ValueError(f"{name} must be a whole number{unit} {want}, got {value!r}")
     return n
+
+
+def positive_number(name: str, value: object) -> float:
+    """``value`` as a float when it is a positive finite number (numpy's too, never a
+    bool); else a :class:`ValueError` naming ``name`` and the value given.
+
+    >>> positive_number("z", 2)
+    2.0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
+            not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+    return float(value)
 
 
 class CardgamesError(ValueError):

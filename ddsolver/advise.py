@@ -34,7 +34,6 @@ sure, αμ finds the one world in 20 that no single line of play can save:
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -43,7 +42,7 @@ import numpy as np
 
 from cardgames.cards import ALL_CARDS, Card, CardLike, Seat, SeatLike, runs
 from cardgames.constraints import Constraint
-from cardgames.errors import CardgamesError, DealError, IllegalPlayError, whole_number
+from cardgames.errors import CardgamesError, DealError, IllegalPlayError, positive_number, whole_number
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import draw_seed
 from cardgames.scoring import Contract, Vulnerability, VulnerabilityLike, contract_and_declarer
@@ -300,9 +299,7 @@ def advise(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None
         raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {', '.join(CRITERIA)}, not {criterion!r}")
-    if isinstance(z, bool) or not isinstance(z, (int, float)) or not (math.isfinite(z) and
-                                                                   z > 0):
-        raise ValueError(f"z must be a positive finite number, got {z!r}")
+    z = positive_number("z", z)
     limit = whole_number("limit", limit)
     view, c, decl = make_view(hand, contract, declarer, seat=seat, dummy=dummy, played=played,
                               leader=leader, in_play=in_play, constraints=constraints)

@@ -304,7 +304,7 @@ class _Search:
         for g in (moves if moves is not None else [None]):
             key = base + (-1 if g is None else g[0].index,)
             # (read into `known` first: filling the cache may clear it)
-            known = {w: cache[key + (w,)] for w in ws if key + (w,) in cache}
+            known = {w: v for w in ws if (v := cache.get(key + (w,))) is not None}
             todo = [w for w in ws if w not in known]
             if todo:
                 for w in todo:

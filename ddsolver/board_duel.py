@@ -13,7 +13,7 @@ from cardgames.bidding import BiddingSystem, infer
 from cardgames.errors import CardgamesError, PBNError
 
 from .board_leads import lead_board
-from .boards import Inputs, board_name, label_of, located
+from .boards import Inputs, game_label, label_of, located
 from .duel import DuelDeal
 
 __all__ = ["pbn_deals"]
@@ -34,10 +34,8 @@ def pbn_deals(inputs: Inputs, system: BiddingSystem | None) -> Iterator[DuelDeal
             constraints = {}
             if board.auction is not None and system is not None:
                 constraints = dict(infer(board.auction, system).constraints)
-            number, name = game.board, board_name(game)
-            label = f"{path}:{game.line}" + (f" (board {name})" if name is not None else "")
-            yield DuelDeal(label, deal, board.contract, board.vulnerability, constraints,
-                           number)
+            yield DuelDeal(game_label(game, path), deal, board.contract, board.vulnerability,
+                           constraints, game.board)
         except CardgamesError as err:
             problem = err if isinstance(err, PBNError) else CardgamesError(str(err))
             inputs.report(f"{located(problem, path, game.line, label_of(game))}; board "

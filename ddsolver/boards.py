@@ -34,7 +34,7 @@ from cardgames.scoring import Contract, Vulnerability
 from . import views
 
 __all__ = ["Board", "read_board", "Inputs", "PlayedBoard", "played_board", "played_boards",
-           "count_lines", "where", "located", "board_name", "label_of"]
+           "count_lines", "where", "located", "board_name", "game_label", "label_of"]
 
 
 # ---------------------------------------------------------------------------
@@ -115,6 +115,13 @@ def board_name(game: pbn.Game) -> str | None:
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
         text = text.encode("unicode_escape").decode("ascii")
     return text
+
+
+def game_label(game: pbn.Game, source: str) -> str:
+    """``FILE:LINE (board 4-1)``, a game as reports name it (without the board when it
+    names none)."""
+    name = board_name(game)
+    return f"{source}:{game.line}" + (f" (board {name})" if name is not None else "")
 
 
 def label_of(game: pbn.Game) -> str:

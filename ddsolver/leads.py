@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import json
 import math
-import numbers
 import operator
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -64,7 +63,7 @@ from cardgames import pbn
 from cardgames.cards import Card, CardLike, Seat, SeatLike, runs
 from cardgames.constraint_syntax import as_constraint
 from cardgames.constraints import Constraint
-from cardgames.errors import CardgamesError, whole_number
+from cardgames.errors import CardgamesError, positive_number, whole_number
 from cardgames.evaluation import Features
 from cardgames.hands import Deal, Hand
 from cardgames.sampling import Sampler, acceptance_rates, check_seed, draw_seed
@@ -296,17 +295,6 @@ class LeadReport:
         return pbn.dumps(self.games())
 
 
-def _positive(name: str, x: object) -> float:
-    """``x`` as a float, if it is a positive finite number (numpy's too).
-
-    :raises ValueError: naming ``name``, for anything else.
-    """
-    if isinstance(x, bool) or not isinstance(x, numbers.Real) or not math.isfinite(x) \
-            or x <= 0:
-        raise ValueError(f"{name} must be a positive finite number, got {x!r}")
-    return float(x)
-
-
 def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike | None,
                     vul: VulnerabilityLike, card_tricks: Sequence[Mapping[CardLike, int]] |
                     np.ndarray, *, criterion: str = "mean", z: float = Z95,
@@ -326,7 +314,7 @@ def summarise_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLi
     h = Hand.from_pbn(hand) if isinstance(hand, str) else hand
     c, decl = contract_and_declarer(contract, declarer)
     vulnerability = Vulnerability.parse(vul)
-    z = _positive("z", z)
+    z = positive_number("z", z)
     cards = h.cards
     if isinstance(card_tricks, np.ndarray):
         if card_tricks.dtype.kind not in "iuf" or (
@@ -523,8 +511,8 @@ def analyse_leads(hand: Hand | str, contract: Contract | str, declarer: SeatLike
     jobs = check_jobs(jobs)
     samples = whole_number("samples", samples, least=1)
     batch = whole_number("batch", batch, least=1)
-    z = _positive("z", z)
-    stop_z = None if stop_z is None else _positive("stop_z", stop_z)
+    z = positive_number("z", z)
+    stop_z = None if stop_z is None else positive_number("stop_z", stop_z)
     min_samples = whole_number("min_samples", min_samples, least=2)  # a standard error needs two
     known_hands: dict[Seat, Hand | str] = {leader: h}
     for seat_like, kh in (known or {}).items():

@@ -39,7 +39,7 @@ from .advise import advise
 from .analysis import analyse_play
 from .board_advice import Decision, board_arguments
 from .board_leads import analyse_board, lead_board
-from .boards import Inputs, board_name, check_play, label_of, located
+from .boards import Inputs, board_name, check_play, game_label, label_of, located
 from .leads import TableLead, analyse_leads
 from .par import par
 from .solver import DEFAULT_TT_MB, Solver
@@ -226,7 +226,7 @@ def review_board(game: pbn.Game, source: str, player: str, *, seed: int, samples
     if deal is None or not deal.is_complete:
         raise CardgamesError("the deal is not complete")
     facts = BoardFacts(game, source)
-    label = _label(game, source)
+    label = game_label(game, source)
     auction, notes_read = facts.auction()
     contract = facts.contract(auction)
     vul = facts.vulnerability or Vulnerability.NONE
@@ -393,7 +393,7 @@ def review_boards(inputs: Inputs, player: str, *, seed: int,
             if found is not None:
                 try:
                     review = replace(BoardReview.from_dict(json.loads(found)),
-                                     label=_label(game, path))
+                                     label=game_label(game, path))
                 except (ValueError, KeyError, TypeError, AttributeError, IndexError):
                     store.damaged_row()   # reviewed again, and the row replaced
         if review is None:
@@ -412,11 +412,6 @@ def review_boards(inputs: Inputs, player: str, *, seed: int,
             progress()
         if review is not None:
             yield review
-
-
-def _label(game: pbn.Game, source: str) -> str:
-    name = board_name(game)
-    return f"{source}:{game.line}" + (f" (board {name})" if name is not None else "")
 
 
 @dataclass(frozen=True)

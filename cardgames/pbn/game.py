@@ -48,7 +48,7 @@ _VULNERABILITY = {"NONE": "none", "LOVE": "none", "-": "none", "NS": "ns", "EW":
                   "ALL": "both", "BOTH": "both"}
 # Tokens of the Auction and Play sections, and contracts.
 _NOTE_OR_NAG = re.compile(r"=\d+=|\$\d+")
-_NOTE_OR_NAG_PART = re.compile(r"(=\d+=|\$\d+)")   # set apart from the call it follows
+_NOTE = re.compile(r"=(\d+)=")
 _CONTRACT = re.compile(r"([1-7])(NT|N|[SHDC])(X{0,2})\Z", re.IGNORECASE)
 _END_POSITION_CONTRACT = re.compile(r"()(NT|N|[SHDC])\Z", re.IGNORECASE)
 _BID = re.compile(r"([1-7])(NT|N|[SHDC])\Z", re.IGNORECASE)
@@ -658,24 +658,15 @@ class Game:
                 number, _, text = t.value.partition(":")
                 texts.setdefault(number.strip(), text)
         notes: list[list] = []       # [text, alerted] per call, as _parse_auction reads
-        in_brace = False
-        for line in tag.section:
-            text, in_brace = strip_comments(line, in_brace)
-            for token in _NOTE_OR_NAG_PART.sub(r" \1 ", text).split():
-                if token.startswith("="):
-                    if notes and notes[-1][0] is None:
-                        notes[-1][0] = texts.get(token.strip("="), "")
-                    continue
-                word = token.upper()
-                if word in ("*", "+", "AP"):
-                    return self._aligned(notes, calls)
-                if token[0] in "$^!?":     # a glyph, an irregularity, a suffix apart
-                    continue
-                notes.append([None, "*" in token[1:]])
-        return self._aligned(notes, calls)
-
-    @staticmethod
-    def _aligned(notes: list[list], calls: list[str]) -> list[tuple[str | None, bool]]:
+        for token, _, alerted in self._annotated_tokens(tag):
+            note = _NOTE.fullmatch(token)
+            if note is not None:
+                if notes and notes[-1][0] is None:
+                    notes[-1][0] = texts.get(note.group(1), "")
+            elif token.upper() in ("*", "+", "AP"):
+                break
+            else:
+                notes.append([None, alerted])
         out = [(text, alerted or (text or "").strip().lower().startswith("alert"))
                for text, alerted in notes[:len(calls)]]
         return out + [(None, False)] * (len(calls) - len(out))
@@ -804,16 +795,27 @@ class Game:
     def _section_tokens(self, tag: Tag) -> Iterator[tuple[str, int]]:
         """The tokens of a section without comments, notes and annotations, each with the
         index of its section line."""
+        for token, index, _ in self._annotated_tokens(tag):
+            if not _NOTE.fullmatch(token):
+                yield token, index
+
+    def _annotated_tokens(self, tag: Tag) -> Iterator[tuple[str, int, bool]]:
+        """The tokens of a section without comments, glyphs and suffix annotations, each
+        with the index of its section line and whether it was alerted (``1NT*``); a note
+        reference (``=1=``) is a token of its own, after the one it annotates."""
         in_brace = False
         for index, line in enumerate(tag.section):
             text, in_brace = strip_comments(line, in_brace)
-            for token in _NOTE_OR_NAG.sub(" ", text).split():
-                if token[0] == "^":  # an irregularity (^R a revoke, ^L a lead out of turn)
+            for token in _NOTE_OR_NAG.sub(r" \g<0> ", text).split():
+                if token[0] == "^" or token[0] == "$" and token[1:].isdigit():
+                    continue   # an irregularity (^R a revoke, ^L a lead out of turn), a glyph
+                if _NOTE.fullmatch(token):
+                    yield token, index, False
                     continue
                 # Suffix annotations: "!", "?" and an alert "*" ("1NT*"); "*" alone ends it.
-                token = token.rstrip("!?*") if len(token) > 1 else token.rstrip("!?")
-                if token:
-                    yield token, index
+                bare = token.rstrip("!?*") if len(token) > 1 else token.rstrip("!?")
+                if bare:
+                    yield bare, index, "*" in token[1:]
 
     def validate(self) -> None:
         """Check every tag that has a typed accessor (Deal, Board, Dealer, Vulnerable,

@@ -305,7 +305,7 @@ def test_a_result_that_is_no_trick_count_is_said_not_dropped(run_cli, tmp_path, 
 def test_a_board_named_not_numbered_keeps_its_name(run_cli, tmp_path):
     """A Board tag such as "4-1" (BridgeComposer's chapter and deal) was written "board ?"
     in the table's and the play's headings, and left out of messages and review labels."""
-    from ddsolver.review import _label
+    from ddsolver.boards import game_label as _label
     path = tmp_path / "named.pbn"
     bad = SQUEEZE[:2] + ["SA"] + SQUEEZE[3:]          # North plays the ace twice
     path.write_text(ending_game("4-1", SQUEEZE) + "\n" + ending_game("4-2", bad),
